@@ -1,0 +1,44 @@
+import { IconChartBar, IconPresentation, IconShare } from '@tabler/icons-react';
+import { ComingSoon } from '../components/ComingSoon';
+
+/** Who is looking: the account's users, a visitor with a share link, or a demo visitor. */
+export type ReportVariant = 'normal' | 'shared' | 'demo';
+
+const placeholder = {
+  normal: {
+    title: 'Report',
+    icon: IconChartBar,
+    description:
+      'Chart sections of MRR, customers, churn, retention and cohorts, with key numbers, comments, filters, sharing and presentation mode.',
+  },
+  shared: {
+    title: 'Shared report',
+    icon: IconShare,
+    description: 'A read-only view of a report shared by link, in the currency of your choice.',
+  },
+  demo: {
+    title: 'Demo report',
+    icon: IconPresentation,
+    description: 'A read-only demo report built from realistic subscription data, to explore every chart freely.',
+  },
+} as const;
+
+function ReportView({ variant }: { variant: ReportVariant }) {
+  const { title, icon, description } = placeholder[variant];
+  return <ComingSoon title={title} icon={icon} description={description} />;
+}
+
+/** /reports/:secret */
+export function ReportPage() {
+  return <ReportView variant="normal" />;
+}
+
+/** /reports/shared/:secret */
+export function SharedReportPage() {
+  return <ReportView variant="shared" />;
+}
+
+/** /demo/:secret */
+export function DemoReportPage() {
+  return <ReportView variant="demo" />;
+}
