@@ -1,0 +1,83 @@
+import fastifyMultipart from '@fastify/multipart';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config';
+import type { Database } from './db/database';
+import { registerErrorHandler } from './http/errors';
+import { registerSpa } from './http/spa';
+import { healthRoutes } from './routes/health';
+import { testSupportRoutes } from './routes/testSupport';
+import { API_PREFIX, APP_VERSION } from './version';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Database;
+    config: AppConfig;
+  }
+}
+
+export type AppConfig = Pick<Config, 'production' | 'jwtSecret' | 'testRoutes'>;
+
+export interface AppOptions {
+  db: Database;
+  config: AppConfig;
+  /** Folder of the built SPA; undefined serves the API only. */
+  spaDir?: string;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * Builds the HTTP application: external plugins, then ours, then routes. Listening and
+ * shutdown belong to server/main.ts, so tests drive the same app with `inject`.
+ */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    trustProxy: true,
+    bodyLimit: 2 * 1024 * 1024,
+    // Keep-alive sockets that are idle are closed at once on shutdown; busy ones finish first.
+    forceCloseConnections: 'idle',
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('db', options.db);
+  app.decorate('config', options.config);
+  registerErrorHandler(app);
+
+  await app.register(fastifyMultipart, { limits: { fileSize: 200 * 1024 * 1024, files: 1 } });
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Subscope API',
+        version: APP_VERSION,
+        description: 'HTTP API v11 of Subscope. Errors use the shape {errors: [{source: {pointer}, detail, title, code, status}]}.',
+      },
+      servers: [{ url: API_PREFIX }],
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+    },
+    // Paths are written relative to the versioned server URL, as clients call them.
+    transformObject: (documentObject) => {
+      const document = 'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject;
+      const paths = Object.entries(document.paths ?? {}).map(([route, item]) => [route.startsWith(API_PREFIX) ? route.slice(API_PREFIX.length) || '/' : route, item]);
+      return { ...document, paths: Object.fromEntries(paths) };
+    },
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: `${API_PREFIX}/docs`, staticCSP: true });
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes);
+      if (options.config.testRoutes && !options.config.production) await api.register(testSupportRoutes);
+      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    },
+    { prefix: API_PREFIX },
+  );
+
+  await registerSpa(app, options.spaDir);
+  return app;
+}

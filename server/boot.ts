@@ -1,0 +1,38 @@
+import type { Config } from './config';
+import { openDatabase, type Database } from './db/database';
+import { migrateToLatest } from './db/migrate';
+import { hasAnyAccount, seedDemoAccount } from './demo/seed';
+import { loadEcbHistoryIfEmpty } from './rates/ecbHistory';
+
+export interface Booted {
+  db: Database;
+  seeded: boolean;
+}
+
+/** Opens storage and brings it up to date: migrations, the shipped rate table, the demo account. */
+export async function bootStorage(config: Config, log: { info: (message: string) => void }): Promise<Booted> {
+  const db = await openDatabase(
+    config.databaseUrl ? { kind: 'postgresql', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir },
+  );
+  try {
+    const migrations = await migrateToLatest(db.kysely);
+    const applied = migrations.results?.filter((r) => r.status === 'Success').map((r) => r.migrationName) ?? [];
+    if (applied.length > 0) log.info(`Applied migrations: ${applied.join(', ')}`);
+    const rates = await loadEcbHistoryIfEmpty(db);
+    if (rates > 0) log.info(`Loaded ${rates} ECB exchange rates`);
+    let seeded = false;
+    if (config.seedDemo && !(await hasAnyAccount(db.kysely))) {
+      const started = Date.now();
+      const result = await seedDemoAccount(db.kysely, { email: config.demoEmail, password: config.demoPassword, now: new Date() });
+      seeded = true;
+      log.info(
+        `Seeded the demo account: ${result.counts.customers} customers, ${result.counts.payments} payments, ` +
+          `${result.counts.costs} costs in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
+    }
+    return { db, seeded };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}

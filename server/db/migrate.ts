@@ -1,0 +1,33 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
+import * as initial from './migrations/0001_initial';
+import type { DB } from './schema';
+
+/**
+ * Forward-only, versioned migrations, listed here in order. Kysely's migrator runs each in a
+ * transaction and takes a PostgreSQL advisory lock first, so two processes starting at once
+ * against one server do not both migrate; the second waits and then finds nothing to do.
+ */
+const migrations: Record<string, Migration> = {
+  '0001_initial': initial,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrateToLatest(db: Kysely<DB>): Promise<MigrationResultSet> {
+  const migrator = new Migrator({
+    db,
+    provider,
+    migrationTableName: 'schema_migrations',
+    migrationLockTableName: 'schema_migrations_lock',
+  });
+  const result = await migrator.migrateToLatest();
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`Migration ${failed} failed: ${String(result.error instanceof Error ? result.error.message : result.error)}`, {
+      cause: result.error,
+    });
+  }
+  return result;
+}
+
+export const migrationNames = Object.keys(migrations);

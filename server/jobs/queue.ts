@@ -1,0 +1,70 @@
+import PgBoss from 'pg-boss';
+import type { Database } from '../db/database';
+
+export type JobHandler<T extends object = object> = (data: T, job: { id: string; name: string }) => Promise<void>;
+
+export interface JobQueue {
+  /** Enqueue a job; returns its id. */
+  send<T extends object>(name: string, data: T, options?: PgBoss.SendOptions): Promise<string | null>;
+  /** Run `handler` for every job of `name` on this process (a worker). */
+  work<T extends object>(name: string, handler: JobHandler<T>, options?: { batchSize?: number }): Promise<void>;
+  /** Run `name` on a cron schedule (UTC); pg-boss makes sure one worker takes each tick. */
+  schedule(name: string, cron: string, data?: object): Promise<void>;
+  stop(): Promise<void>;
+  readonly boss: PgBoss;
+}
+
+export interface QueueOptions {
+  /** Poll interval in seconds for workers (pg-boss minimum 0.5). */
+  pollingIntervalSeconds?: number;
+  /** Whether this process runs maintenance and cron scheduling (every worker process may). */
+  supervise?: boolean;
+}
+
+/**
+ * Jobs live in PostgreSQL through pg-boss (its own `pgboss` schema), so any worker on any
+ * machine takes them and a crashed worker's job is retried after its expiry. On PGlite the
+ * queue runs through the same serialised session as every other query.
+ */
+export async function startQueue(db: Database, options: QueueOptions = {}): Promise<JobQueue> {
+  const boss = new PgBoss({
+    db: { executeSql: (text: string, values?: unknown[]) => db.executeSql(text, values) },
+    schema: 'pgboss',
+    supervise: options.supervise ?? true,
+    schedule: options.supervise ?? true,
+    migrate: true,
+  });
+  boss.on('error', (error) => {
+    // pg-boss reports background maintenance failures here; a job's own failure is retried.
+    console.error('[jobs]', error);
+  });
+  await boss.start();
+  const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
+  const created = new Set<string>();
+  const ensureQueue = async (name: string) => {
+    if (created.has(name)) return;
+    if (!(await boss.getQueue(name))) await boss.createQueue(name, { name, retryLimit: 3, retryBackoff: true });
+    created.add(name);
+  };
+
+  return {
+    boss,
+    async send(name, data, sendOptions) {
+      await ensureQueue(name);
+      return sendOptions ? boss.send(name, data, sendOptions) : boss.send(name, data);
+    },
+    async work(name, handler, workOptions) {
+      await ensureQueue(name);
+      await boss.work<object>(name, { pollingIntervalSeconds, batchSize: workOptions?.batchSize ?? 1 }, async (jobs) => {
+        for (const job of jobs) await handler(job.data as Parameters<typeof handler>[0], { id: job.id, name: job.name });
+      });
+    },
+    async schedule(name, cron, data) {
+      await ensureQueue(name);
+      await boss.schedule(name, cron, data ?? {}, { tz: 'UTC' });
+    },
+    async stop() {
+      await boss.stop({ graceful: true, wait: true, timeout: 20_000 });
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import type { Database } from '../db/database';
+import { refreshRatesFromEcb } from '../rates/ecbFeed';
+import type { JobQueue } from './queue';
+
+export interface WorkerSettings {
+  /** The ECB feed URL, or undefined to never fetch (offline machines, tests). */
+  ecbFeedUrl: string | undefined;
+}
+
+type Log = { info: (message: string) => void; warn: (message: string) => void };
+
+export const JOBS = {
+  refreshRates: 'rates.refresh',
+} as const;
+
+/** ECB publishes around 16:00 CET; fetch after that on business days. */
+const RATES_REFRESH_CRON = '30 16 * * 1-5';
+
+/**
+ * The job kinds this codebase runs, registered on every worker process (the HTTP process
+ * runs them in-process; `npm run worker` runs them alone). Later features add theirs here.
+ */
+export async function registerWorkers(queue: JobQueue, db: Database, settings: WorkerSettings, log: Log): Promise<void> {
+  const feedUrl = settings.ecbFeedUrl;
+  if (feedUrl) {
+    await queue.work(JOBS.refreshRates, async () => {
+      const changed = await refreshRatesFromEcb(db, feedUrl);
+      log.info(`Exchange rates refreshed from the ECB feed: ${changed} new or changed rates`);
+    });
+    await queue.schedule(JOBS.refreshRates, RATES_REFRESH_CRON);
+  } else {
+    await queue.boss.unschedule(JOBS.refreshRates).catch(() => {});
+    log.warn('ECB_FEED_URL is off: exchange rates stay as shipped');
+  }
+}

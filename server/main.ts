@@ -1,0 +1,46 @@
+import closeWithGrace from 'close-with-grace';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app';
+import { bootStorage } from './boot';
+import { ensureSpaBuild } from './build/ensureSpaBuild';
+import { loadConfig } from './config';
+import { startQueue } from './jobs/queue';
+import { registerWorkers } from './jobs/workers';
+import { API_PREFIX } from './version';
+
+/**
+ * `npm start`: one process serving the API, the docs, the SPA and the job workers.
+ * SIGTERM/SIGINT stop accepting connections, let in-flight requests and jobs finish, then
+ * close the database, so no acknowledged write is lost.
+ */
+const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
+const config = loadConfig();
+const say = (line: string) => process.stdout.write(`[subscope] ${line}\n`);
+
+const spaDir = process.env.SKIP_SPA_BUILD === 'true' ? path.join(root, 'dist') : ensureSpaBuild(root, say);
+const { db, seeded } = await bootStorage(config, { info: say });
+const app = await buildApp({
+  db,
+  config,
+  spaDir,
+  logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
+});
+const queue = config.workers ? await startQueue(db) : undefined;
+if (queue) await registerWorkers(queue, db, { ecbFeedUrl: config.ecbFeedUrl }, app.log);
+
+closeWithGrace({ delay: 25_000 }, async ({ signal, err }) => {
+  if (err) app.log.error({ err }, 'shutting down after an error');
+  else say(`${signal ?? 'stop'} received: finishing in-flight work…`);
+  await app.close();
+  await queue?.stop();
+  await db.close();
+  say('Stopped cleanly.');
+});
+
+const address = await app.listen({ port: config.port, host: config.host });
+const port = new URL(address).port;
+const url = `http://localhost:${port}`;
+say(`Subscope is running at ${url}  (storage: ${db.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'})`);
+say(`API: ${url}${API_PREFIX}  docs: ${url}${API_PREFIX}/docs`);
+if (config.seedDemo) say(`Demo sign-in: ${config.demoEmail} / ${config.demoPassword}${seeded ? '  (demo data just created)' : ''}`);

@@ -1,0 +1,61 @@
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { sql } from 'kysely';
+import type { Database } from '../db/database';
+
+export const ECB_HISTORY_FILE = new URL('./ecb-eurofxref-hist.csv', import.meta.url);
+
+export interface RateRow {
+  day: string;
+  currency: string;
+  ratePerEur: string;
+}
+
+/**
+ * Reads the ECB's historical reference-rate CSV (one row a business day, one column a
+ * currency, units per 1 EUR, 'N/A' where none was published) as (day, currency, rate) rows.
+ */
+export async function* readEcbHistory(file: URL | string = ECB_HISTORY_FILE): AsyncGenerator<RateRow> {
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  let currencies: string[] | undefined;
+  for await (const line of lines) {
+    const cells = line.split(',');
+    if (!currencies) {
+      currencies = cells.slice(1).map((cell) => cell.trim());
+      continue;
+    }
+    const day = cells[0]?.trim();
+    if (!day || !/^\d{4}-\d{2}-\d{2}$/.test(day)) continue;
+    for (let i = 1; i < cells.length; i++) {
+      const currency = currencies[i - 1];
+      const value = cells[i]?.trim();
+      if (!currency || !value || value === 'N/A') continue;
+      yield { day, currency, ratePerEur: value };
+    }
+  }
+}
+
+/** Loads the shipped history into `exchange_rates` when the table is empty; returns rows added. */
+export async function loadEcbHistoryIfEmpty(db: Database, file: URL | string = ECB_HISTORY_FILE): Promise<number> {
+  const existing = await db.kysely.selectFrom('exchange_rates').select('day').limit(1).executeTakeFirst();
+  if (existing) return 0;
+  let total = 0;
+  let batch: RateRow[] = [];
+  const flush = async (trx: typeof db.kysely) => {
+    if (batch.length === 0) return;
+    await sql`
+      insert into exchange_rates (day, currency, rate_per_eur)
+      select * from unnest(${batch.map((r) => r.day)}::date[], ${batch.map((r) => r.currency)}::text[], ${batch.map((r) => r.ratePerEur)}::numeric[])
+      on conflict do nothing`.execute(trx);
+    total += batch.length;
+    batch = [];
+  };
+  await db.kysely.transaction().execute(async (trx) => {
+    for await (const row of readEcbHistory(file)) {
+      batch.push(row);
+      if (batch.length >= 20_000) await flush(trx);
+    }
+    await flush(trx);
+  });
+  return total;
+}

@@ -1,0 +1,33 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { sql } from 'kysely';
+
+/**
+ * Routes that exist only when the server runs with SUBSCOPE_TEST_ROUTES=true outside
+ * production: e2e and process tests use them to make slow writes (graceful-shutdown checks).
+ * They keep their own scratch table and never touch tenant data.
+ */
+export const testSupportRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  await sql`create table if not exists test_support_writes (key text primary key, written_at timestamptz not null default now())`.execute(
+    app.db.kysely,
+  );
+
+  app.post(
+    '/test/slow_write',
+    {
+      schema: {
+        hide: true,
+        body: Type.Object({ key: Type.String({ minLength: 1, maxLength: 100 }), delay_ms: Type.Integer({ minimum: 0, maximum: 10_000 }) }),
+      },
+    },
+    async (request) => {
+      await new Promise((resolve) => setTimeout(resolve, request.body.delay_ms));
+      await sql`insert into test_support_writes (key) values (${request.body.key})`.execute(app.db.kysely);
+      return { key: request.body.key };
+    },
+  );
+
+  app.get('/test/writes', { schema: { hide: true } }, async () => {
+    const { rows } = await sql<{ key: string }>`select key from test_support_writes order by key`.execute(app.db.kysely);
+    return { keys: rows.map((r) => r.key) };
+  });
+};
