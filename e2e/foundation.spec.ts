@@ -1,0 +1,54 @@
+import { expect, test } from './support/test';
+
+test.describe('the product on a fresh start', () => {
+  test('answers health with the embedded storage engine', async ({ request }) => {
+    const response = await request.get('/api/v11/health');
+    expect(response.ok()).toBe(true);
+    expect(await response.json()).toMatchObject({ status: 'ok', api_version: 11, database: 'pglite' });
+  });
+
+  test('loads the app on a deep link to a report', async ({ page }) => {
+    await page.goto('/reports/abc123');
+    await expect(page.getByRole('heading', { level: 1, name: 'Report' })).toBeVisible();
+    await expect(page).toHaveTitle(/Subscope/);
+    await expect(page).toHaveURL(/\/reports\/abc123$/);
+  });
+
+  test('loads the sign-in area on a deep link with a token in the path', async ({ page }) => {
+    await page.goto('/reset_password/some.token.value');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page).toHaveURL(/\/reset_password\/some\.token\.value$/);
+  });
+
+  test('shows the not-found page for an unknown path and leads back to reports', async ({ page }) => {
+    await page.goto('/no/such/page');
+    await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+    await page.getByRole('link', { name: 'Back to reports' }).click();
+    await expect(page).toHaveURL(/\/$/);
+  });
+
+  test('switches between light and dark and keeps the choice after a reload', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto('/getting-started');
+    const html = page.locator('html');
+    await expect(html).toHaveAttribute('data-mantine-color-scheme', 'light');
+    await page.getByRole('button', { name: 'Switch to dark mode' }).click();
+    await expect(html).toHaveAttribute('data-mantine-color-scheme', 'dark');
+    await page.reload();
+    await expect(html).toHaveAttribute('data-mantine-color-scheme', 'dark');
+  });
+
+  test('serves browsable API docs generated from the route schemas', async ({ page }) => {
+    await page.goto('/api/v11/docs');
+    await expect(page.getByText('Subscope API')).toBeVisible();
+    await expect(page.getByText('/health')).toBeVisible();
+  });
+
+  test('reports an unknown API path as JSON in the spec error shape', async ({ request }) => {
+    const response = await request.get('/api/v11/definitely-not-here');
+    expect(response.status()).toBe(404);
+    expect(await response.json()).toEqual({
+      errors: [{ detail: 'No route for GET /api/v11/definitely-not-here', status: '404', title: 'Not Found' }],
+    });
+  });
+});

@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  process: ChildProcess;
+  output: () => string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * The command of `npm start`, run without npm in between: npm exits at once on SIGTERM and
+ * leaves the server orphaned, so signals would not reach the process under test.
+ */
+function startCommand(): string[] {
+  const scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const [command, ...args] = (scripts.start ?? '').split(/\s+/);
+  if (command !== 'node') throw new Error(`npm start is expected to run node, got '${scripts.start ?? ''}'`);
+  return args;
+}
+
+/**
+ * Starts the product as `npm start` does, on a free port. Resolves once the
+ * server prints its URL; rejects with the server's output if it exits or takes too long.
+ */
+export async function startServer(options: { dataDir?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<RunningServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'subscope-e2e-'));
+  const child = spawn(process.execPath, startCommand(), {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      ECB_FEED_URL: 'off',
+      SUBSCOPE_TEST_ROUTES: 'true',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: false,
+  });
+  let log = '';
+  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${log}`)), options.timeoutMs ?? 120_000);
+    const onData = () => {
+      const match = /Subscope is running at (http:\/\/\S+)/.exec(log);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${String(code)}:\n${log}`));
+    });
+  });
+
+  return {
+    url,
+    dataDir,
+    process: child,
+    output: () => log,
+    stop: (signal = 'SIGTERM') =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(child.exitCode);
+        child.once('exit', (code) => resolve(code));
+        child.kill(signal);
+      }),
+  };
+}
+
+export function removeDataDir(dataDir: string): void {
+  rmSync(dataDir, { recursive: true, force: true });
+}

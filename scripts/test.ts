@@ -1,0 +1,88 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * `npm test`: type-check, lint, every vitest project, then Playwright e2e, stopping at the
+ * first failing step. Ends with one line of totals ('N passed, N failed').
+ * `SKIP_E2E=true` leaves e2e out and `SKIP_STATIC=true` the type-check and lint (CI's second,
+ * PostgreSQL pass); arguments go to vitest (`npm test -- --project server`).
+ */
+const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
+const reports = path.join(root, '.tmp/test-reports');
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+const env = { ...process.env, TZ: 'UTC', FORCE_COLOR: process.env.CI ? '0' : '1' };
+const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
+
+interface Step {
+  name: string;
+  command: string;
+  args: string[];
+  extraEnv?: NodeJS.ProcessEnv;
+}
+
+const vitestReport = path.join(reports, 'vitest.json');
+const playwrightReport = path.join(reports, 'playwright.json');
+const vitestArgs = process.argv.slice(2);
+
+const steps: Step[] = [];
+if (process.env.SKIP_STATIC !== 'true') {
+  steps.push(
+    { name: 'type-check', command: process.execPath, args: ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'] },
+    { name: 'lint', command: bin('eslint'), args: ['--max-warnings', '0', '.'] },
+  );
+}
+steps.push(
+  { name: 'vitest', command: bin('vitest'), args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`, ...vitestArgs] },
+);
+if (process.env.SKIP_E2E !== 'true') {
+  steps.push({ name: 'e2e', command: bin('playwright'), args: ['test'], extraEnv: { PW_JSON_REPORT: playwrightReport } });
+}
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const started = Date.now();
+
+function countVitest(): void {
+  if (!existsSync(vitestReport)) return;
+  const report = JSON.parse(readFileSync(vitestReport, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+  skipped += report.numPendingTests + report.numTodoTests;
+}
+
+function countPlaywright(): void {
+  if (!existsSync(playwrightReport)) return;
+  const report = JSON.parse(readFileSync(playwrightReport, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number } };
+  passed += report.stats.expected + report.stats.flaky;
+  failed += report.stats.unexpected;
+  skipped += report.stats.skipped;
+}
+
+let exitCode = 0;
+for (const step of steps) {
+  const stepStarted = Date.now();
+  console.log(`\n▶ ${step.name}`);
+  const result = spawnSync(step.command, step.args, { cwd: root, stdio: 'inherit', env: { ...env, ...step.extraEnv } });
+  const seconds = ((Date.now() - stepStarted) / 1000).toFixed(1);
+  if (step.name === 'vitest') countVitest();
+  if (step.name === 'e2e') countPlaywright();
+  if (result.status !== 0) {
+    console.error(`✖ ${step.name} failed (exit ${String(result.status ?? result.signal)}) after ${seconds} s`);
+    if (step.name === 'type-check' || step.name === 'lint') failed += 1;
+    exitCode = result.status ?? 1;
+    break;
+  }
+  console.log(`✔ ${step.name} (${seconds} s)`);
+}
+
+console.log(`\nnpm test finished in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+if (skipped > 0) {
+  console.error(`✖ ${skipped} test(s) were skipped: a skipped test is a defect`);
+  exitCode ||= 1;
+}
+console.log(`tests: ${passed} passed, ${failed} failed`);
+process.exit(exitCode);

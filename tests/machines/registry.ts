@@ -1,0 +1,7 @@
+import type { MachineModelEntry } from './support/modelPaths';
+
+/**
+ * Every product machine's test model, for `npm run test:paths` (QA's list of generated
+ * paths) and the coverage guard. Each machine's suite adds its entry here.
+ */
+export const machineModels: MachineModelEntry[] = [];

@@ -1,0 +1,79 @@
+import { request } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../e2e/support/server';
+import { createTestDatabase, testEngine, type TestDatabase } from './helpers/database';
+
+/**
+ * The real process, started as `npm start` starts it: first start seeds, a restart keeps the
+ * data without seeding again, and SIGTERM lets in-flight requests finish with their writes.
+ * On embedded PGlite by default; with DATABASE_URL, on a fresh PostgreSQL database.
+ */
+describe(`the server process on ${testEngine}`, () => {
+  let dataDir: string;
+  let database: TestDatabase | undefined;
+  const env: NodeJS.ProcessEnv = { SKIP_SPA_BUILD: 'true' };
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'subscope-proc-'));
+    if (testEngine === 'postgresql') {
+      database = await createTestDatabase({ migrate: false });
+      env.DATABASE_URL = database.url;
+    }
+  });
+  afterAll(async () => {
+    await server?.stop('SIGKILL');
+    await database?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const post = (url: string, body: object) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const target = new URL(url);
+      const req = request(
+        { hostname: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { 'content-type': 'application/json' } },
+        (res) => {
+          let data = '';
+          res.on('data', (chunk: Buffer) => (data += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data }));
+        },
+      );
+      req.on('error', reject);
+      req.end(JSON.stringify(body));
+    });
+
+  let server: RunningServer;
+
+  it('starts on an empty data directory, migrates, seeds the demo account and answers health', async () => {
+    server = await startServer({ dataDir, env });
+    expect(server.output()).toContain('Seeded the demo account');
+    expect(server.output()).toMatch(/Demo sign-in: \S+@\S+ \/ \S+/);
+    const health = await fetch(`${server.url}/api/v11/health`);
+    expect(await health.json()).toMatchObject({ status: 'ok', database: testEngine });
+  });
+
+  it('finishes in-flight requests on SIGTERM, keeps their writes, and refuses new connections', async () => {
+    const inFlight = [1, 2, 3].map((i) => post(`${server.url}/api/v11/test/slow_write`, { key: `slow-${i}`, delay_ms: 1_500 }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const exit = server.stop('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect(fetch(`${server.url}/api/v11/health`)).rejects.toThrow();
+    const answers = await Promise.all(inFlight);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(await exit).toBe(0);
+    expect(server.output()).toContain('Stopped cleanly.');
+  });
+
+  it('restarts on the same data without migrating or seeding again, with every acknowledged write kept', async () => {
+    server = await startServer({ dataDir, env });
+    try {
+      expect(server.output()).not.toContain('Seeded the demo account');
+      expect(server.output()).not.toContain('Applied migrations');
+      const writes = await (await fetch(`${server.url}/api/v11/test/writes`)).json();
+      expect(writes).toEqual({ keys: ['slow-1', 'slow-2', 'slow-3'] });
+    } finally {
+      expect(await server.stop('SIGINT')).toBe(0);
+    }
+  });
+});
