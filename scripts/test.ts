@@ -13,7 +13,7 @@ const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 const reports = path.join(root, '.tmp/test-reports');
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
-const env = { ...process.env, TZ: 'UTC', FORCE_COLOR: process.env.CI ? '0' : '1' };
+const env: NodeJS.ProcessEnv = process.env.CI ? { ...process.env, TZ: 'UTC', NO_COLOR: '1' } : { ...process.env, TZ: 'UTC', FORCE_COLOR: '1' };
 const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
 
 interface Step {
