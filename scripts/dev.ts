@@ -12,7 +12,8 @@ const children = [
   spawn(path.join(root, 'node_modules/.bin/tsx'), ['watch', '--clear-screen=false', 'server/main.ts'], {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, PORT: apiPort, SKIP_SPA_BUILD: 'true' },
+    // E-mailed links (password reset, invitations) must open the SPA on Vite's port, not the API's.
+    env: { PUBLIC_URL: 'http://localhost:5173', ...process.env, PORT: apiPort, SKIP_SPA_BUILD: 'true' },
   }),
   spawn(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js')], {
     cwd: root,

@@ -3,12 +3,20 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { authPlugin } from './auth/plugin';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { registerErrorHandler } from './http/errors';
 import { registerSpa } from './http/spa';
+import type { Mailer } from './mail/mailer';
+import { mailerPlugin } from './mail/plugin';
+import { devOutboxRoutes } from './routes/devOutbox';
 import { healthRoutes } from './routes/health';
+import { invitationRoutes } from './routes/invitations';
+import { passwordRoutes } from './routes/passwords';
+import { sessionRoutes } from './routes/sessions';
 import { testSupportRoutes } from './routes/testSupport';
+import { userRoutes } from './routes/users';
 import { API_PREFIX, APP_VERSION } from './version';
 
 declare module 'fastify' {
@@ -18,7 +26,8 @@ declare module 'fastify' {
   }
 }
 
-export type AppConfig = Pick<Config, 'production' | 'jwtSecret' | 'testRoutes'>;
+export type AppConfig = Pick<Config, 'production' | 'jwtSecret' | 'testRoutes'> &
+  Partial<Pick<Config, 'jwtTtlSeconds' | 'publicUrl' | 'smtpUrl' | 'mailFrom' | 'trustProxy'>>;
 
 export interface AppOptions {
   db: Database;
@@ -26,6 +35,10 @@ export interface AppOptions {
   /** Folder of the built SPA; undefined serves the API only. */
   spaDir?: string;
   logger?: FastifyServerOptions['logger'];
+  /** E-mail delivery; by default SMTP (`config.smtpUrl`) or the outbox table. */
+  mailer?: Mailer;
+  /** The clock of auth decisions (token expiry, throttling); tests inject one. */
+  now?: () => Date;
 }
 
 /**
@@ -35,7 +48,8 @@ export interface AppOptions {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
-    trustProxy: true,
+    // Only behind a proxy we were told about may X-Forwarded-For name the client (sign-in throttling uses it).
+    trustProxy: options.config.trustProxy ?? false,
     bodyLimit: 2 * 1024 * 1024,
     // Keep-alive sockets that are idle are closed at once on shutdown; busy ones finish first.
     forceCloseConnections: 'idle',
@@ -71,7 +85,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
+      await api.register(mailerPlugin, { mailer: options.mailer });
+      await api.register(authPlugin, { now: options.now });
       await api.register(healthRoutes);
+      await api.register(sessionRoutes);
+      await api.register(userRoutes);
+      await api.register(passwordRoutes);
+      await api.register(invitationRoutes);
+      if (!options.config.production) await api.register(devOutboxRoutes);
       if (options.config.testRoutes && !options.config.production) await api.register(testSupportRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },

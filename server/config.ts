@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { ACCESS_TOKEN_TTL_SECONDS } from './auth/lifetimes';
 import { ECB_FEED_DEFAULT_URL } from './rates/ecbFeed';
 
 /** Everything the process reads from its environment, parsed once at start. */
@@ -10,7 +11,19 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   jwtSecret: string;
+  /** Lifetime of a sign-in token (JWT), in seconds; 24 h. */
+  jwtTtlSeconds: number;
+  /**
+   * Origin of the links in e-mails (`https://app.example.com`); undefined uses the request's
+   * own origin. Set it in production: a request's Host header is chosen by its sender.
+   */
+  publicUrl: string | undefined;
+  /** Fastify's trustProxy: false (default), true, or the proxies' addresses/CIDRs from TRUST_PROXY. */
+  trustProxy: boolean | string;
+  /** SMTP connection URL for nodemailer; undefined writes e-mails to the outbox table instead. */
   smtpUrl: string | undefined;
+  /** The From address of outgoing e-mail. */
+  mailFrom: string;
   production: boolean;
   logLevel: string;
   demoEmail: string;
@@ -44,11 +57,28 @@ function resolveJwtSecret(env: NodeJS.ProcessEnv, dataDir: string): string {
   return secret;
 }
 
+function parsePublicUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`PUBLIC_URL must be an absolute URL, got '${value}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`PUBLIC_URL must be an http(s) URL, got '${value}'`);
+  return value.replace(/\/+$/, '');
+}
+
 function parsePort(value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback;
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got '${value}'`);
   return port;
+}
+
+function parseTrustProxy(value: string | undefined): boolean | string {
+  if (!value || value === 'false') return false;
+  return value === 'true' ? true : value;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -59,7 +89,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     jwtSecret: resolveJwtSecret(env, dataDir),
+    jwtTtlSeconds: ACCESS_TOKEN_TTL_SECONDS,
+    publicUrl: parsePublicUrl(env.PUBLIC_URL),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'Subscope <no-reply@subscope.dev>',
     production: env.NODE_ENV === 'production',
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'warn' : 'info'),
     demoEmail: env.DEMO_EMAIL || 'demo@subscope.dev',

@@ -41,6 +41,13 @@ closeWithGrace({ delay: 25_000 }, async ({ signal, err }) => {
 const address = await app.listen({ port: config.port, host: config.host });
 const port = new URL(address).port;
 const url = `http://localhost:${port}`;
-say(`Subscope is running at ${url}  (storage: ${db.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'})`);
-say(`API: ${url}${API_PREFIX}  docs: ${url}${API_PREFIX}/docs`);
-if (config.seedDemo) say(`Demo sign-in: ${config.demoEmail} / ${config.demoPassword}${seeded ? '  (demo data just created)' : ''}`);
+// One write, so whoever reads the log sees the whole banner at once.
+const banner = [
+  `Subscope is running at ${url}  (storage: ${db.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'})`,
+  `API: ${url}${API_PREFIX}  docs: ${url}${API_PREFIX}/docs`,
+  ...(config.seedDemo ? [`Demo sign-in: ${config.demoEmail} / ${config.demoPassword}${seeded ? '  (demo data just created)' : ''}`] : []),
+];
+process.stdout.write(banner.map((line) => `[subscope] ${line}\n`).join(''));
+if (config.production && !config.publicUrl) {
+  app.log.warn('PUBLIC_URL is not set: links in e-mails take their origin from the request; set it in production');
+}

@@ -21,10 +21,27 @@ export async function hashPassword(password: string): Promise<string> {
   return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+/** False for a user without a password (an invitee who has not accepted yet). */
+export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+  if (stored === null) return false;
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
   const actual = await derive(password, Buffer.from(salt, 'base64'), { N: Number(n), r: Number(r), p: Number(p) });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** A hash of a random password, made once: what a sign-in for an unknown e-mail is checked against. */
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Verifies a sign-in password. With no stored hash (unknown e-mail, pending invitation) it
+ * still runs scrypt against a dummy hash and answers false, so both cases take the time a
+ * wrong password takes and the answer's timing does not tell which e-mails exist.
+ */
+export async function verifyPasswordOrDummy(password: string, stored: string | null | undefined): Promise<boolean> {
+  if (stored) return verifyPassword(password, stored);
+  dummyHash ??= hashPassword(randomBytes(16).toString('base64'));
+  await verifyPassword(password, await dummyHash);
+  return false;
 }

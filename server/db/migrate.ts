@@ -1,5 +1,6 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import * as initial from './migrations/0001_initial';
+import * as auth from './migrations/0002_auth';
 import type { DB } from './schema';
 
 /**
@@ -9,6 +10,7 @@ import type { DB } from './schema';
  */
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
+  '0002_auth': auth,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

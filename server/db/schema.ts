@@ -156,7 +156,8 @@ export interface UsersTable {
   id: string;
   email: string;
   name: Generated<string>;
-  password_hash: string;
+  /** scrypt hash (server/auth/password.ts); null while the user's invitation is pending. */
+  password_hash: string | null;
   permission_level: Generated<PermissionLevel>;
   currency: string | null;
   api_token: string;
@@ -175,6 +176,8 @@ export interface InvitationsTable {
   name: string;
   permission_level: Generated<PermissionLevel>;
   inviter_user_id: string | null;
+  /** The invitee's user row (no password until the invitation is accepted). */
+  user_id: string;
   expires_at: Timestamp;
   accepted_at: NullableTimestamp;
   created_at: GeneratedTimestamp;
@@ -196,6 +199,19 @@ export interface RevokedJwtsTable {
   user_id: string | null;
   expires_at: Timestamp;
   revoked_at: GeneratedTimestamp;
+}
+
+/**
+ * One sign-in attempt, for throttling (server/auth/throttle.ts). Pre-authentication data of
+ * no account: a system table without `account_id`. `email_key` is the trimmed, lower-cased
+ * e-mail as typed; rows older than the throttle window are purged.
+ */
+export interface SignInAttemptsTable {
+  id: GeneratedAlways<number>;
+  email_key: string;
+  ip: string;
+  succeeded: boolean;
+  attempted_at: Timestamp;
 }
 
 // ------------------------------------------------------------------- customers and attributes
@@ -672,9 +688,10 @@ export interface DB {
   revoked_jwts: RevokedJwtsTable;
   section_exports: SectionExportsTable;
   segmenter_definitions: SegmenterDefinitionsTable;
+  sign_in_attempts: SignInAttemptsTable;
   templates: TemplatesTable;
   users: UsersTable;
 }
 
 /** Tables without `account_id`: replicated reference data and system tables. */
-export const REFERENCE_TABLES = ['accounts', 'currencies', 'exchange_rates', 'outbox_emails', 'templates'] as const satisfies readonly (keyof DB)[];
+export const REFERENCE_TABLES = ['accounts', 'currencies', 'exchange_rates', 'outbox_emails', 'sign_in_attempts', 'templates'] as const satisfies readonly (keyof DB)[];

@@ -1,10 +1,15 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
+import { normalizeEmail } from '../auth/email';
+import { issueAccessToken } from '../auth/tokens';
+import { findUserByEmail } from '../auth/userRecords';
+import { ApiError } from '../http/errors';
 
 /**
  * Routes that exist only when the server runs with SUBSCOPE_TEST_ROUTES=true outside
- * production: e2e and process tests use them to make slow writes (graceful-shutdown checks).
- * They keep their own scratch table and never touch tenant data.
+ * production: e2e and process tests use them to make slow writes (graceful-shutdown checks)
+ * and short-lived sign-in tokens (a token expiring mid-session). They keep their own scratch
+ * table and never write tenant data.
  */
 export const testSupportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await sql`create table if not exists test_support_writes (key text primary key, written_at timestamptz not null default now())`.execute(
@@ -30,4 +35,27 @@ export const testSupportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { rows } = await sql<{ key: string }>`select key from test_support_writes order by key`.execute(app.db.kysely);
     return { keys: rows.map((r) => r.key) };
   });
+
+  /** A real sign-in token for a user that expires after `ttl_seconds` (the e2e "token expires mid-session" case). */
+  app.post(
+    '/test/short_token',
+    {
+      schema: {
+        hide: true,
+        body: Type.Object({ email: Type.String({ maxLength: 1000 }), ttl_seconds: Type.Integer({ minimum: 1, maximum: 86_400 }) }),
+      },
+    },
+    async (request) => {
+      const user = await findUserByEmail(app.db.kysely, normalizeEmail(request.body.email));
+      if (!user || user.password_hash === null) throw ApiError.of(404, 'No user with this e-mail');
+      const { token } = await issueAccessToken({
+        secret: app.config.jwtSecret,
+        userId: user.id,
+        accountId: user.account_id,
+        now: app.now(),
+        ttlSeconds: request.body.ttl_seconds,
+      });
+      return { token };
+    },
+  );
 };

@@ -18,6 +18,141 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/sign_in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with e-mail and password
+         * @description Answers the user and the token in the Authorization header. A wrong e-mail and a wrong password get the same 401. After 10 failures for one e-mail or 50 from one address within 15 minutes the answer is 429 with Retry-After.
+         */
+        post: operations["signIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/sign_out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Sign out: revoke the token of this request */
+        delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The users of the caller's account, invitees included */
+        get: operations["listUsers"];
+        put?: never;
+        /**
+         * Sign up (no token), or invite a colleague (token of a user-level user)
+         * @description Sign-up answers the new owner with the token in the Authorization header; 422 entries point at /user/<field>. An invitation answers the invitee (invitation_pending: true) and e-mails them a link; 422 entries point at /name and /email. Inviting a colleague whose invitation is pending sends a new invitation and invalidates the earlier link.
+         */
+        post: operations["createUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user (also how a token sign-in checks its token) */
+        get: operations["getCurrentUser"];
+        /** Change the signed-in user's name, currency or customer-table columns */
+        put: operations["updateCurrentUser"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a new password with a reset link's token, and sign in
+         * @description Uses the token up, and every other unused reset token of the user with it. An unknown, used or expired token is 422 at /user/reset_password_token ('is invalid or has expired').
+         */
+        put: operations["resetPassword"];
+        /**
+         * E-mail a password-reset link
+         * @description The answer is the same whether or not the e-mail belongs to a user. The link is valid once, for 2 hours.
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who is invited, to which account, by whom */
+        get: operations["getInvitation"];
+        /** Accept an invitation: choose a password, join the account and sign in */
+        put: operations["acceptInvitation"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dev/outbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** E-mails written to the outbox, newest first (not in production) */
+        get: operations["listOutboxEmails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -68,6 +203,887 @@ export interface operations {
                         /** @description HTTP API version */
                         api_version: number;
                         database: "pglite" | "postgresql";
+                    };
+                };
+            };
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    user: {
+                        email: string;
+                        password: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in */
+            200: {
+                headers: {
+                    /** @description `Bearer <jwt>`: send it as the Authorization header of later calls */
+                    Authorization?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: string;
+                            /** @description Lower-case */
+                            email: string;
+                            name: string;
+                            account_id: string;
+                            /** @description 'user' has full access; 'shared_report_only' sees reports only through their share links */
+                            permission_level: "user" | "shared_report_only";
+                            /** @description ISO 4217 code: the user's own choice, else the account currency */
+                            currency: string;
+                            customer_columns: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @description Invited and has not accepted yet (cannot sign in) */
+                            invitation_pending: boolean;
+                            /** @description Only in GET/PUT /users/me, for permission_level 'user' */
+                            api_token?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many sign-in attempts; see the Retry-After header */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out; the token is refused from now on */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            /** @description Lower-case */
+                            email: string;
+                            name: string;
+                            account_id: string;
+                            /** @description 'user' has full access; 'shared_report_only' sees reports only through their share links */
+                            permission_level: "user" | "shared_report_only";
+                            /** @description ISO 4217 code: the user's own choice, else the account currency */
+                            currency: string;
+                            customer_columns: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @description Invited and has not accepted yet (cannot sign in) */
+                            invitation_pending: boolean;
+                            /** @description Only in GET/PUT /users/me, for permission_level 'user' */
+                            api_token?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Without a token `{user: {...}}` signs up; with the token of a user-level user `{email, name}` invites a colleague. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Sign-up (no token): the new account owner */
+                    user?: {
+                        email?: string;
+                        password?: string;
+                        /** @description Checked against password when present */
+                        password_confirmation?: string;
+                        name?: string;
+                        /** @description The `ref` of the sign-up link */
+                        marketing_ref?: string;
+                    };
+                    /** @description Invitation (with a token): the colleague's e-mail */
+                    email?: string;
+                    /** @description Invitation (with a token): the colleague's name */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed up (with the Authorization header), or the invitee */
+            201: {
+                headers: {
+                    /** @description `Bearer <jwt>`: send it as the Authorization header of later calls */
+                    Authorization?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: string;
+                            /** @description Lower-case */
+                            email: string;
+                            name: string;
+                            account_id: string;
+                            /** @description 'user' has full access; 'shared_report_only' sees reports only through their share links */
+                            permission_level: "user" | "shared_report_only";
+                            /** @description ISO 4217 code: the user's own choice, else the account currency */
+                            currency: string;
+                            customer_columns: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @description Invited and has not accepted yet (cannot sign in) */
+                            invitation_pending: boolean;
+                            /** @description Only in GET/PUT /users/me, for permission_level 'user' */
+                            api_token?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getCurrentUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: string;
+                            /** @description Lower-case */
+                            email: string;
+                            name: string;
+                            account_id: string;
+                            /** @description 'user' has full access; 'shared_report_only' sees reports only through their share links */
+                            permission_level: "user" | "shared_report_only";
+                            /** @description ISO 4217 code: the user's own choice, else the account currency */
+                            currency: string;
+                            customer_columns: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @description Invited and has not accepted yet (cannot sign in) */
+                            invitation_pending: boolean;
+                            /** @description Only in GET/PUT /users/me, for permission_level 'user' */
+                            api_token?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateCurrentUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description ISO 4217 code */
+                    currency?: string;
+                    customer_columns?: {
+                        [key: string]: unknown;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: string;
+                            /** @description Lower-case */
+                            email: string;
+                            name: string;
+                            account_id: string;
+                            /** @description 'user' has full access; 'shared_report_only' sees reports only through their share links */
+                            permission_level: "user" | "shared_report_only";
+                            /** @description ISO 4217 code: the user's own choice, else the account currency */
+                            currency: string;
+                            customer_columns: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @description Invited and has not accepted yet (cannot sign in) */
+                            invitation_pending: boolean;
+                            /** @description Only in GET/PUT /users/me, for permission_level 'user' */
+                            api_token?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    user: {
+                        password?: string;
+                        password_confirmation?: string;
+                        reset_password_token?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Password changed and signed in */
+            200: {
+                headers: {
+                    /** @description `Bearer <jwt>`: send it as the Authorization header of later calls */
+                    Authorization?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: string;
+                            /** @description Lower-case */
+                            email: string;
+                            name: string;
+                            account_id: string;
+                            /** @description 'user' has full access; 'shared_report_only' sees reports only through their share links */
+                            permission_level: "user" | "shared_report_only";
+                            /** @description ISO 4217 code: the user's own choice, else the account currency */
+                            currency: string;
+                            customer_columns: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @description Invited and has not accepted yet (cannot sign in) */
+                            invitation_pending: boolean;
+                            /** @description Only in GET/PUT /users/me, for permission_level 'user' */
+                            api_token?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    user: {
+                        email: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the invitation link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        invitee: {
+                            email: string;
+                            name: string;
+                        };
+                        account: {
+                            name: string;
+                        };
+                        inviter: {
+                            /** @description Empty when the inviter's user was removed */
+                            name: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the invitation link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    user: {
+                        /** @description Omitted or blank keeps the name the inviter gave */
+                        name?: string;
+                        password?: string;
+                        password_confirmation?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Joined the account and signed in */
+            200: {
+                headers: {
+                    /** @description `Bearer <jwt>`: send it as the Authorization header of later calls */
+                    Authorization?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: {
+                            id: string;
+                            /** @description Lower-case */
+                            email: string;
+                            name: string;
+                            account_id: string;
+                            /** @description 'user' has full access; 'shared_report_only' sees reports only through their share links */
+                            permission_level: "user" | "shared_report_only";
+                            /** @description ISO 4217 code: the user's own choice, else the account currency */
+                            currency: string;
+                            customer_columns: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @description Invited and has not accepted yet (cannot sign in) */
+                            invitation_pending: boolean;
+                            /** @description Only in GET/PUT /users/me, for permission_level 'user' */
+                            api_token?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listOutboxEmails: {
+        parameters: {
+            query?: {
+                /** @description Only e-mails to this address (any case) */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            to: string;
+                            subject: string;
+                            text: string;
+                            html: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
                     };
                 };
             };

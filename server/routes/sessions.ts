@@ -1,0 +1,73 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { normalizeEmail } from '../auth/email';
+import { verifyPasswordOrDummy } from '../auth/password';
+import { authOf } from '../auth/plugin';
+import { BEARER, errorResponses, signedIn, UserEnvelopeSchema } from '../auth/schemas';
+import { startSession } from '../auth/session';
+import { recordSignInAttempt, signInRetryAfterSeconds, tooManyAttemptsMessage } from '../auth/throttle';
+import { revokeAccessToken } from '../auth/tokens';
+import { findUserByEmail, toApiUser } from '../auth/userRecords';
+import { ApiError } from '../http/errors';
+
+export const INVALID_CREDENTIALS = 'Email or password is invalid';
+
+const SignInBody = Type.Object({
+  user: Type.Object({
+    email: Type.String({ maxLength: 1000 }),
+    password: Type.String({ maxLength: 1024 }),
+  }),
+});
+
+/** Sign-in with e-mail and password (throttled), and sign-out (revokes the token everywhere). */
+export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const db = app.db.kysely;
+
+  app.post(
+    '/users/sign_in',
+    {
+      schema: {
+        tags: ['auth'],
+        operationId: 'signIn',
+        summary: 'Sign in with e-mail and password',
+        description:
+          'Answers the user and the token in the Authorization header. A wrong e-mail and a wrong password get the same 401. ' +
+          'After 10 failures for one e-mail or 50 from one address within 15 minutes the answer is 429 with Retry-After.',
+        body: SignInBody,
+        response: { 200: signedIn(UserEnvelopeSchema, 'Signed in'), ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (request, reply) => {
+      const emailKey = normalizeEmail(request.body.user.email);
+      const attempt = { emailKey, ip: request.ip, now: app.now() };
+      const retryAfter = await signInRetryAfterSeconds(db, attempt);
+      if (retryAfter !== undefined) {
+        reply.header('retry-after', String(retryAfter));
+        throw ApiError.of(429, tooManyAttemptsMessage(retryAfter), undefined, 'too_many_attempts');
+      }
+      const user = await findUserByEmail(db, emailKey);
+      const valid = await verifyPasswordOrDummy(request.body.user.password, user?.password_hash);
+      await recordSignInAttempt(db, { ...attempt, succeeded: valid });
+      if (!user || !valid) throw ApiError.of(401, INVALID_CREDENTIALS, '/user/email');
+      await startSession(request, reply, user);
+      return { user: toApiUser(user) };
+    },
+  );
+
+  app.delete(
+    '/users/sign_out',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['auth'],
+        operationId: 'signOut',
+        summary: 'Sign out: revoke the token of this request',
+        security: BEARER,
+        response: { 204: Type.Null({ description: 'Signed out; the token is refused from now on' }), ...errorResponses(401) },
+      },
+    },
+    async (request, reply) => {
+      await revokeAccessToken(db, authOf(request), app.now());
+      return reply.status(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,281 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { looksLikeEmail, normalizeEmail } from '../auth/email';
+import { INVITATION_TTL_MS } from '../auth/lifetimes';
+import { hashPassword } from '../auth/password';
+import { PASSWORD_MESSAGES, passwordProblem } from '../auth/passwordPolicy';
+import { authOf, NOT_ALLOWED, SIGN_IN_REQUIRED } from '../auth/plugin';
+import { NAME_MAX_LENGTH, NAME_TOO_LONG, Problems } from '../auth/problems';
+import { BEARER, CustomerColumnSchema, errorResponses, signedIn, UserEnvelopeSchema, UserSchema } from '../auth/schemas';
+import { hashToken, newApiToken, newId, newSecretToken } from '../auth/secrets';
+import { startSession } from '../auth/session';
+import type { AuthContext } from '../auth/tokens';
+import { findUser, findUserByEmail, isUniqueViolation, listAccountUsers, toApiUser, type UserRecord } from '../auth/userRecords';
+import { ApiError } from '../http/errors';
+import { appLink } from '../mail/links';
+import { invitationEmail } from '../mail/templates';
+
+const TAKEN = 'has already been taken';
+const REQUIRED = 'Required';
+const NOT_AN_EMAIL = 'It does not look like a proper email address';
+const CURRENCY_PATTERN = /^[A-Za-z]{3}$/;
+
+const CreateUserBody = Type.Object(
+  {
+    user: Type.Optional(
+      Type.Object(
+        {
+          email: Type.Optional(Type.String({ maxLength: 1000 })),
+          password: Type.Optional(Type.String({ maxLength: 1024 })),
+          password_confirmation: Type.Optional(Type.String({ maxLength: 1024, description: 'Checked against password when present' })),
+          name: Type.Optional(Type.String({ maxLength: 1000 })),
+          marketing_ref: Type.Optional(Type.String({ maxLength: 500, description: 'The `ref` of the sign-up link' })),
+        },
+        { description: 'Sign-up (no token): the new account owner' },
+      ),
+    ),
+    email: Type.Optional(Type.String({ maxLength: 1000, description: "Invitation (with a token): the colleague's e-mail" })),
+    name: Type.Optional(Type.String({ maxLength: 1000, description: "Invitation (with a token): the colleague's name" })),
+  },
+  { description: 'Without a token `{user: {...}}` signs up; with the token of a user-level user `{email, name}` invites a colleague.' },
+);
+
+const UpdateMeBody = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: 1000 })),
+  currency: Type.Optional(Type.String({ maxLength: 10, description: 'ISO 4217 code' })),
+  customer_columns: Type.Optional(Type.Array(CustomerColumnSchema, { maxItems: 500 })),
+});
+
+/** The account of a new owner is named after them, else after their e-mail's domain. */
+function accountNameFor(name: string, email: string): string {
+  return name || email.slice(email.lastIndexOf('@') + 1);
+}
+
+/** The signed-in user's own record; a token whose user vanished meanwhile is refused. */
+async function currentUser(request: FastifyRequest): Promise<UserRecord> {
+  const auth = authOf(request);
+  const user = await findUser(request.server.db.kysely, auth.accountId, auth.userId);
+  if (!user) throw ApiError.of(401, SIGN_IN_REQUIRED);
+  return user;
+}
+
+/** Users: sign-up, invitations of colleagues, the account's user list, and the user's own profile. */
+export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const db = app.db.kysely;
+
+  async function signUp(request: FastifyRequest, reply: FastifyReply, input: NonNullable<typeof CreateUserBody.static.user>) {
+    const email = normalizeEmail(input.email ?? '');
+    const name = (input.name ?? '').trim();
+    const problems = new Problems();
+    if (!email) problems.add('/user/email', "can't be blank");
+    else if (!looksLikeEmail(email)) problems.add('/user/email', 'is invalid');
+    else if (await findUserByEmail(db, email)) problems.add('/user/email', TAKEN);
+    problems.add('/user/password', passwordProblem(input.password));
+    if (input.password_confirmation !== undefined && input.password_confirmation !== input.password) {
+      problems.add('/user/password_confirmation', PASSWORD_MESSAGES.confirmation);
+    }
+    if (name.length > NAME_MAX_LENGTH) problems.add('/user/name', NAME_TOO_LONG);
+    problems.check();
+
+    const passwordHash = await hashPassword(input.password ?? '');
+    const accountId = newId('acc');
+    const userId = newId('usr');
+    try {
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('accounts').values({ id: accountId, name: accountNameFor(name, email), currency: 'USD' }).execute();
+        await trx
+          .insertInto('users')
+          .values({
+            account_id: accountId,
+            id: userId,
+            email,
+            name,
+            password_hash: passwordHash,
+            permission_level: 'user',
+            api_token: newApiToken(),
+            marketing_ref: input.marketing_ref?.trim() || null,
+          })
+          .execute();
+      });
+    } catch (error) {
+      // Two sign-ups with one e-mail at once: the unique index decides.
+      if (isUniqueViolation(error)) throw ApiError.of(422, TAKEN, '/user/email');
+      throw error;
+    }
+    const user = await findUser(db, accountId, userId);
+    if (!user) throw new Error('the new user was not found');
+    await startSession(request, reply, user);
+    return reply.status(201).send({ user: toApiUser(user) });
+  }
+
+  async function invite(request: FastifyRequest, reply: FastifyReply, auth: AuthContext, body: typeof CreateUserBody.static) {
+    if (auth.permissionLevel !== 'user') throw ApiError.of(403, NOT_ALLOWED);
+    const email = normalizeEmail(body.email ?? '');
+    const name = (body.name ?? '').trim();
+    const problems = new Problems();
+    if (!name) problems.add('/name', REQUIRED);
+    else if (name.length > NAME_MAX_LENGTH) problems.add('/name', NAME_TOO_LONG);
+    let existing: UserRecord | undefined;
+    if (!email) problems.add('/email', REQUIRED);
+    else if (!looksLikeEmail(email)) problems.add('/email', NOT_AN_EMAIL);
+    else {
+      existing = await findUserByEmail(db, email);
+      // Inviting a colleague again whose invitation is still pending sends a fresh one.
+      const resend = existing && existing.account_id === auth.accountId && existing.password_hash === null;
+      if (existing && !resend) problems.add('/email', TAKEN);
+    }
+    problems.check();
+
+    const now = app.now();
+    const token = newSecretToken();
+    const inviteeId = existing?.id ?? newId('usr');
+    try {
+      await db.transaction().execute(async (trx) => {
+        if (existing) {
+          await trx.updateTable('users').set({ name, updated_at: now }).where('account_id', '=', auth.accountId).where('id', '=', inviteeId).execute();
+          // Earlier links stop working: only the newest invitation is valid.
+          await trx
+            .updateTable('invitations')
+            .set({ expires_at: now })
+            .where('account_id', '=', auth.accountId)
+            .where('user_id', '=', inviteeId)
+            .where('accepted_at', 'is', null)
+            .execute();
+        } else {
+          await trx
+            .insertInto('users')
+            .values({ account_id: auth.accountId, id: inviteeId, email, name, password_hash: null, permission_level: 'user', api_token: newApiToken() })
+            .execute();
+        }
+        await trx
+          .insertInto('invitations')
+          .values({
+            account_id: auth.accountId,
+            id: newId('inv'),
+            token_hash: hashToken(token),
+            email,
+            name,
+            permission_level: 'user',
+            inviter_user_id: auth.userId,
+            user_id: inviteeId,
+            expires_at: new Date(now.getTime() + INVITATION_TTL_MS),
+            created_at: now,
+          })
+          .execute();
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw ApiError.of(422, TAKEN, '/email');
+      throw error;
+    }
+
+    const [invitee, inviter, account] = await Promise.all([
+      findUser(db, auth.accountId, inviteeId),
+      findUser(db, auth.accountId, auth.userId),
+      db.selectFrom('accounts').select('name').where('id', '=', auth.accountId).executeTakeFirst(),
+    ]);
+    if (!invitee) throw new Error('the invited user was not found');
+    const content = invitationEmail({
+      link: appLink(request, `/invitation/${token}`),
+      inviteeName: name,
+      inviterName: inviter?.name || inviter?.email || '',
+      accountName: account?.name ?? '',
+    });
+    await app.mailer.send({ ...content, to: email, accountId: auth.accountId });
+    return reply.status(201).send({ user: toApiUser(invitee) });
+  }
+
+  app.post(
+    '/users',
+    {
+      onRequest: app.optionalUser,
+      schema: {
+        tags: ['users'],
+        operationId: 'createUser',
+        summary: 'Sign up (no token), or invite a colleague (token of a user-level user)',
+        description:
+          'Sign-up answers the new owner with the token in the Authorization header; 422 entries point at /user/<field>. ' +
+          'An invitation answers the invitee (invitation_pending: true) and e-mails them a link; 422 entries point at /name and /email. ' +
+          'Inviting a colleague whose invitation is pending sends a new invitation and invalidates the earlier link.',
+        security: [{}, ...BEARER],
+        body: CreateUserBody,
+        response: { 201: signedIn(UserEnvelopeSchema, 'Signed up (with the Authorization header), or the invitee'), ...errorResponses(400, 401, 403, 422) },
+      },
+    },
+    async (request, reply) => (request.auth ? invite(request, reply, request.auth, request.body) : signUp(request, reply, request.body.user ?? {})),
+  );
+
+  app.get(
+    '/users',
+    {
+      onRequest: app.requireFullUser,
+      schema: {
+        tags: ['users'],
+        operationId: 'listUsers',
+        summary: "The users of the caller's account, invitees included",
+        security: BEARER,
+        response: { 200: Type.Object({ items: Type.Array(UserSchema) }), ...errorResponses(401, 403) },
+      },
+    },
+    async (request) => {
+      const users = await listAccountUsers(db, authOf(request).accountId);
+      return { items: users.map((user) => toApiUser(user)) };
+    },
+  );
+
+  app.get(
+    '/users/me',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['users'],
+        operationId: 'getCurrentUser',
+        summary: 'The signed-in user (also how a token sign-in checks its token)',
+        security: BEARER,
+        response: { 200: UserEnvelopeSchema, ...errorResponses(401) },
+      },
+    },
+    async (request) => ({ user: toApiUser(await currentUser(request), { withApiToken: true }) }),
+  );
+
+  app.put(
+    '/users/me',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['users'],
+        operationId: 'updateCurrentUser',
+        summary: "Change the signed-in user's name, currency or customer-table columns",
+        security: BEARER,
+        body: UpdateMeBody,
+        response: { 200: UserEnvelopeSchema, ...errorResponses(400, 401, 422) },
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      const { body } = request;
+      const name = body.name?.trim();
+      const currency = body.currency?.trim().toUpperCase();
+      const problems = new Problems();
+      if (name !== undefined && !name) problems.add('/name', "can't be blank");
+      if (name !== undefined && name.length > NAME_MAX_LENGTH) problems.add('/name', NAME_TOO_LONG);
+      if (currency !== undefined) {
+        const known =
+          CURRENCY_PATTERN.test(currency) && (await db.selectFrom('currencies').select('iso').where('iso', '=', currency).executeTakeFirst());
+        if (!known) problems.add('/currency', 'is invalid');
+      }
+      problems.check();
+      await db
+        .updateTable('users')
+        .set({
+          ...(name !== undefined ? { name } : {}),
+          ...(currency !== undefined ? { currency } : {}),
+          ...(body.customer_columns !== undefined ? { customer_columns: JSON.stringify(body.customer_columns) } : {}),
+          updated_at: app.now(),
+        })
+        .where('account_id', '=', auth.accountId)
+        .where('id', '=', auth.userId)
+        .execute();
+      return { user: toApiUser(await currentUser(request), { withApiToken: true }) };
+    },
+  );
+};
