@@ -1,21 +1,33 @@
 import { Router } from 'wouter';
 import type { RouterProps } from 'wouter';
+import type { Snapshot } from 'xstate';
+import type { AuthServices } from '../machines/auth/authActors';
+import { ApiProvider } from './api/ApiContext';
+import { api } from './api/client';
+import type { ApiClient } from './api/client';
 import { AppProviders } from './AppProviders';
 import { AppRoutes } from './AppRoutes';
-import type { Session } from './session/SessionContext';
+import { AuthProvider } from './session/AuthProvider';
 
 interface AppProps {
   /** Router options (a memory location in tests); the browser location by default. */
   router?: Omit<RouterProps, 'children'>;
-  session?: Session;
+  /** The API client (a test's client over a fake transport); the app's one client by default. */
+  client?: ApiClient;
+  /** The auth machine's calls and starting snapshot, when not the API's and a restore of the stored session. */
+  auth?: { services?: AuthServices; snapshot?: Snapshot<unknown> };
   env?: 'default' | 'test';
 }
 
-export function App({ router, session, env }: AppProps) {
+export function App({ router, client = api, auth, env }: AppProps) {
   return (
-    <AppProviders session={session} env={env}>
+    <AppProviders env={env}>
       <Router {...router}>
-        <AppRoutes />
+        <ApiProvider client={client}>
+          <AuthProvider services={auth?.services} snapshot={auth?.snapshot}>
+            <AppRoutes />
+          </AuthProvider>
+        </ApiProvider>
       </Router>
     </AppProviders>
   );

@@ -3,8 +3,6 @@ import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import type { ReactNode } from 'react';
 import notificationClasses from './notifications/Notifications.module.css';
-import { SessionProvider } from './session/SessionContext';
-import type { Session } from './session/SessionContext';
 import { cssVariablesResolver, theme } from './theme';
 
 /** Must match the key read by the colour scheme script in index.html. */
@@ -13,15 +11,13 @@ export const COLOR_SCHEME_STORAGE_KEY = 'subscope.colorScheme';
 const colorSchemeManager = localStorageColorSchemeManager({ key: COLOR_SCHEME_STORAGE_KEY });
 
 interface AppProvidersProps {
-  /** The signed-in user; anonymous until the auth machine provides one. */
-  session?: Session;
   /** 'test' turns off transitions and portals (jsdom tests). */
   env?: 'default' | 'test';
   children: ReactNode;
 }
 
-/** Theme (light, dark or the system's), toasts, modals and the session. */
-export function AppProviders({ session, env = 'default', children }: AppProvidersProps) {
+/** Theme (light, dark or the system's), toasts and modals. The session lives inside the router (App). */
+export function AppProviders({ env = 'default', children }: AppProvidersProps) {
   return (
     <MantineProvider
       theme={theme}
@@ -31,9 +27,7 @@ export function AppProviders({ session, env = 'default', children }: AppProvider
       env={env}
     >
       <Notifications position="top-right" zIndex={1000} classNames={{ root: notificationClasses.root }} />
-      <ModalsProvider>
-        <SessionProvider value={session}>{children}</SessionProvider>
-      </ModalsProvider>
+      <ModalsProvider>{children}</ModalsProvider>
     </MantineProvider>
   );
 }

@@ -6,6 +6,7 @@ import { CardSkeleton, PageSkeleton } from './components/PageSkeleton';
 import { SignInLayout } from './components/SignInLayout';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { useCurrentRoute } from './routes';
+import { RouteGuard } from './session/RouteGuard';
 
 const PRODUCT_NAME = 'Subscope';
 
@@ -13,6 +14,8 @@ const PRODUCT_NAME = 'Subscope';
  * Renders the route of the current location inside its area's layout. The layout element
  * stays the same while moving between routes of one area, so the shell never remounts;
  * a lazy page shows a skeleton while it loads and a render error shows the app fallback.
+ * App routes pass the route guard (their `access`); sign-in area routes are public and
+ * their pages show what fits the session themselves.
  */
 export function AppRoutes() {
   const [location] = useLocation();
@@ -39,7 +42,13 @@ export function AppRoutes() {
     <AppLayout>
       <AppErrorBoundary resetKey={location}>
         <Suspense fallback={<PageSkeleton />}>
-          {route ? <Route path={route.path} component={route.page} /> : <NotFoundPage />}
+          {route ? (
+            <RouteGuard access={route.access}>
+              <Route path={route.path} component={route.page} />
+            </RouteGuard>
+          ) : (
+            <NotFoundPage />
+          )}
         </Suspense>
       </AppErrorBoundary>
     </AppLayout>

@@ -2,6 +2,7 @@ import { lazy } from 'react';
 import type { ComponentType, LazyExoticComponent } from 'react';
 import { matchRoute, useLocation, useRouter } from 'wouter';
 import type { Parser, RouteComponentProps } from 'wouter';
+import type { RouteAccess } from '../models/auth';
 import { InvitationPage } from './pages/InvitationPage';
 import { ReportGroupPage } from './pages/ReportGroupPage';
 import { ResetPasswordPage } from './pages/ResetPasswordPage';
@@ -12,12 +13,6 @@ import { TokenSignInPage } from './pages/TokenSignInPage';
 
 /** 'signIn' pages render in the centred card layout; 'app' pages inside the app shell. */
 export type RouteArea = 'signIn' | 'app';
-
-/**
- * Who may open the route: anyone ('public'), any signed-in user ('signedIn'), or a
- * full-access user only ('user'; others are sent to /sign_in). Enforced by the auth guard.
- */
-export type RouteAccess = 'public' | 'signedIn' | 'user';
 
 /** The top-bar link a route belongs to, highlighted while the route is open. */
 export type NavKey = 'reports' | 'customers' | 'payments' | 'costs' | 'invoices';
@@ -34,6 +29,10 @@ export interface AppRoute {
   title: string;
   page: PageComponent;
   area: RouteArea;
+  /**
+   * Who may open the route: anyone ('public'), any signed-in user ('signedIn'), or a
+   * full-access user only ('user'; others are sent to /sign_in). Enforced by `RouteGuard`.
+   */
   access: RouteAccess;
   nav?: NavKey;
 }

@@ -39,16 +39,29 @@ export const theme = createTheme({
   },
 });
 
+/** A translucent tint with light text for a colour's 'light' variant in dark mode. */
+function darkTint(color: string, rgb: string): Record<string, string> {
+  return {
+    [`--mantine-color-${color}-light`]: `rgba(${rgb}, 0.16)`,
+    [`--mantine-color-${color}-light-hover`]: `rgba(${rgb}, 0.26)`,
+    [`--mantine-color-${color}-light-color`]: `var(--mantine-color-${color}-2)`,
+  };
+}
+
 /**
  * In dark mode Mantine 9 paints 'light' variants of a colour as a very dark solid; for the
- * brand (active navigation, icons, badges) a translucent tint with light text reads better.
+ * brand (active navigation, icons, badges) and the status colours of alerts and badges
+ * (errors, warnings, confirmations) a translucent tint with light text reads better.
  */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
   light: {},
   dark: {
-    '--mantine-color-brand-light': 'rgba(107, 114, 223, 0.16)',
-    '--mantine-color-brand-light-hover': 'rgba(107, 114, 223, 0.26)',
-    '--mantine-color-brand-light-color': 'var(--mantine-color-brand-2)',
+    ...darkTint('brand', '107, 114, 223'),
+    ...darkTint('red', '250, 82, 82'),
+    ...darkTint('yellow', '250, 176, 5'),
+    ...darkTint('orange', '253, 126, 20'),
+    ...darkTint('teal', '18, 184, 134'),
+    ...darkTint('gray', '134, 142, 150'),
   },
 });

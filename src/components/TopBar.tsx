@@ -1,4 +1,4 @@
-import { Anchor, Avatar, Burger, Button, Drawer, Group, Menu, NavLink, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Anchor, Avatar, Burger, Button, Drawer, Group, Loader, Menu, NavLink, Skeleton, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { TablerIcon } from '@tabler/icons-react';
 import {
@@ -14,13 +14,13 @@ import {
   IconSettings,
   IconUsers,
 } from '@tabler/icons-react';
-import { Link, useLocation, useSearch } from 'wouter';
-import { tokenStore } from '../api/tokenStore';
+import { Link } from 'wouter';
+import { hasFullAccess } from '../../models/auth';
+import type { AuthUser } from '../../models/auth';
 import type { NavKey } from '../routes';
 import { useCurrentRoute } from '../routes';
-import { saveRedirectAfterSignIn } from '../session/redirectAfterSignIn';
-import { hasFullAccess, useSession } from '../session/SessionContext';
-import type { SessionUser } from '../session/SessionContext';
+import { useCurrentPath } from '../session/currentPath';
+import { useSession } from '../session/SessionContext';
 import { ColorSchemeToggle } from './ColorSchemeToggle';
 import { Logo } from './Logo';
 
@@ -55,25 +55,15 @@ interface TopBarProps {
  * screens), 'Create new report', the colour scheme toggle, and 'Sign in' or the user menu.
  */
 export function TopBar({ hasRejectedInvoices = false }: TopBarProps) {
-  const { user, signOut } = useSession();
-  const [location, navigate] = useLocation();
-  const search = useSearch();
+  const { user, status, signOut, requestSignIn } = useSession();
+  const currentPath = useCurrentPath();
   const activeNav = useCurrentRoute()?.nav;
   const [drawerOpened, drawer] = useDisclosure(false);
   const fullAccess = hasFullAccess(user);
   const navItems = hasRejectedInvoices ? [...mainNav, rejectedInvoicesNav] : mainNav;
 
   const handleSignIn = () => {
-    saveRedirectAfterSignIn(search ? `${location}?${search}` : location);
-  };
-
-  const handleSignOut = () => {
-    if (signOut) {
-      signOut();
-      return;
-    }
-    tokenStore.clear();
-    navigate('/sign_in');
+    requestSignIn(currentPath);
   };
 
   return (
@@ -122,8 +112,12 @@ export function TopBar({ hasRejectedInvoices = false }: TopBarProps) {
           </Button>
         ) : null}
         <ColorSchemeToggle />
-        {user ? (
-          <UserMenu user={user} fullAccess={fullAccess} onSignOut={handleSignOut} />
+        {status === 'pending' ? (
+          <Skeleton circle height={34} aria-label="Checking your session" />
+        ) : status === 'signingOut' ? (
+          <Loader size={24} aria-label="Signing out" />
+        ) : user ? (
+          <UserMenu user={user} fullAccess={fullAccess} onSignOut={signOut} />
         ) : (
           <Button
             component={Link}
@@ -173,7 +167,7 @@ export function TopBar({ hasRejectedInvoices = false }: TopBarProps) {
 }
 
 interface UserMenuProps {
-  user: SessionUser;
+  user: AuthUser;
   fullAccess: boolean;
   onSignOut: () => void;
 }
@@ -184,7 +178,7 @@ function UserMenu({ user, fullAccess, onSignOut }: UserMenuProps) {
       <Menu.Target>
         <UnstyledButton aria-label="User menu" style={{ borderRadius: 'var(--mantine-radius-xl)' }}>
           <Group gap={6} wrap="nowrap">
-            <Avatar name={user.name} color="initials" size={34} radius="xl" />
+            <Avatar name={user.name || user.email} color="initials" size={34} radius="xl" />
             <IconChevronDown size={14} stroke={1.8} />
           </Group>
         </UnstyledButton>
@@ -192,7 +186,7 @@ function UserMenu({ user, fullAccess, onSignOut }: UserMenuProps) {
       <Menu.Dropdown>
         <Menu.Label>
           <Text size="sm" fw={600} c="var(--mantine-color-text)" truncate>
-            {user.name}
+            {user.name || user.email}
           </Text>
           <Text size="xs" c="dimmed" truncate>
             {user.email}

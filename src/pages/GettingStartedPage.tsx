@@ -1,12 +1,230 @@
-import { IconRocket } from '@tabler/icons-react';
-import { ComingSoon } from '../components/ComingSoon';
+import {
+  Anchor,
+  AspectRatio,
+  Badge,
+  Box,
+  Button,
+  Card,
+  Group,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
+import { IconArrowRight, IconLifebuoy, IconPlayerPlayFilled } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { Link } from 'wouter';
+import { hasFullAccess } from '../../models/auth';
+import { PageHeader } from '../components/PageHeader';
+import classes from './GettingStartedPage.module.css';
+import { useSession } from '../session/SessionContext';
 
+/** Where customers write for help. */
+export const HELP_EMAIL = 'help@subscope.dev';
+
+interface Video {
+  title: string;
+  minutes: number;
+}
+
+const introVideos: Video[] = [
+  { title: 'Subscope in five minutes', minutes: 5 },
+  { title: 'Reading your MRR movements', minutes: 4 },
+  { title: 'Sharing and presenting a report', minutes: 3 },
+];
+
+const segmentationVideo: Video = { title: 'Segment your customers', minutes: 6 };
+
+/** The data sources offered here: only these three (the rest live in Settings). */
+const integrations = [
+  { key: 'stripe', name: 'Stripe', mark: 'S', color: '#635bff', description: 'Card payments and subscriptions' },
+  { key: 'chargebee', name: 'Chargebee', mark: 'C', color: '#ff7846', description: 'Subscription billing' },
+  { key: 'hubspot', name: 'HubSpot', mark: 'H', color: '#ff7a59', description: 'Deals and company attributes' },
+] as const;
+
+/**
+ * Onboarding: intro videos, then four numbered steps (the demo report, connecting data,
+ * creating a report, segmentation), and help by e-mail. Videos are placeholders that load
+ * nothing from the network.
+ */
 export function GettingStartedPage() {
+  const { user } = useSession();
+  const fullAccess = hasFullAccess(user);
+
   return (
-    <ComingSoon
-      title="Getting started"
-      icon={IconRocket}
-      description="Intro videos, a demo report, connecting your data, creating your first report and setting up segmentation."
-    />
+    <>
+      <PageHeader
+        title="Getting started"
+        description="Four steps from a demo to your own monthly business report: MRR, churn, retention and cohorts."
+      />
+      <Stack gap={40}>
+        <Box component="section" aria-labelledby="intro-videos">
+          <Title order={2} fz="lg" mb="md" id="intro-videos">
+            Watch the intro
+          </Title>
+          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
+            {introVideos.map((video) => (
+              <VideoCard key={video.title} video={video} />
+            ))}
+          </SimpleGrid>
+        </Box>
+
+        <Stack component="ol" gap="lg" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Steps">
+          <Step number={1} title="Explore the demo report" description="A year of a realistic subscription business: see what your report will look like.">
+            <Button component={Link} href="/" variant="light" rightSection={<IconArrowRight size={16} />}>
+              Open the demo report
+            </Button>
+          </Step>
+
+          {fullAccess ? (
+            <Step
+              number={2}
+              title="Connect your data"
+              description="Sync payments from your billing system. CSV import and more integrations are in Settings."
+            >
+              <SimpleGrid
+                component="ul"
+                cols={{ base: 1, sm: 3 }}
+                spacing="md"
+                w="100%"
+                p={0}
+                m={0}
+                style={{ listStyle: 'none' }}
+                aria-label="Integrations"
+              >
+                {integrations.map((integration) => (
+                  <li key={integration.key}>
+                    <UnstyledButton component={Link} href="/settings" aria-label={`Connect ${integration.name}`} w="100%">
+                      <Paper withBorder p="md" radius="md" className={classes.integration}>
+                        <Group gap="sm" wrap="nowrap">
+                          <ThemeIcon size={40} radius="md" color={integration.color} aria-hidden>
+                            <Text fw={800} fz="lg" c="white">
+                              {integration.mark}
+                            </Text>
+                          </ThemeIcon>
+                          <Stack gap={0} style={{ minWidth: 0 }}>
+                            <Text fw={600}>{integration.name}</Text>
+                            <Text size="xs" c="dimmed" truncate>
+                              {integration.description}
+                            </Text>
+                          </Stack>
+                        </Group>
+                      </Paper>
+                    </UnstyledButton>
+                  </li>
+                ))}
+              </SimpleGrid>
+            </Step>
+          ) : null}
+
+          {fullAccess ? (
+            <Step
+              number={3}
+              title="Create your report"
+              description="Start from a template of MRR, churn, retention and cohort charts, or from a blank report."
+            >
+              <Button component={Link} href="/reports/library" variant="light" rightSection={<IconArrowRight size={16} />}>
+                Create a report
+              </Button>
+            </Step>
+          ) : null}
+
+          <Step
+            number={fullAccess ? 4 : 2}
+            title="Segment your customers"
+            description="Split MRR and churn by plan, country or any attribute, and compare cohorts side by side."
+          >
+            <Box maw={300} w="100%">
+              <VideoCard video={segmentationVideo} />
+            </Box>
+          </Step>
+        </Stack>
+
+        <Paper withBorder p="lg" bg="light-dark(var(--mantine-color-gray-0), var(--mantine-color-dark-6))">
+          <Group gap="md" wrap="nowrap" align="flex-start">
+            <ThemeIcon size={40} radius="xl" variant="light" aria-hidden>
+              <IconLifebuoy size={22} stroke={1.6} />
+            </ThemeIcon>
+            <Stack gap={2}>
+              <Text fw={600}>Need a hand?</Text>
+              <Text size="sm" c="dimmed">
+                Write to us at{' '}
+                <Anchor href={`mailto:${HELP_EMAIL}`} size="sm">
+                  {HELP_EMAIL}
+                </Anchor>{' '}
+                and a person from our team will answer, usually within a working day.
+              </Text>
+            </Stack>
+          </Group>
+        </Paper>
+      </Stack>
+    </>
+  );
+}
+
+interface StepProps {
+  number: number;
+  title: string;
+  description: string;
+  children: ReactNode;
+}
+
+function Step({ number, title, description, children }: StepProps) {
+  return (
+    <Card component="li" padding="lg" aria-label={`Step ${number}: ${title}`}>
+      <Group align="flex-start" gap="lg" wrap="nowrap">
+        <ThemeIcon size={36} radius="xl" variant="light" aria-hidden>
+          <Text fw={700}>{number}</Text>
+        </ThemeIcon>
+        <Stack gap="sm" style={{ flex: 1, minWidth: 0 }} align="flex-start">
+          <Stack gap={2}>
+            <Text c="dimmed" size="xs" fw={700} tt="uppercase" lts={0.6}>
+              Step {number}
+            </Text>
+            <Title order={3} fz="md">
+              {title}
+            </Title>
+            <Text size="sm" c="dimmed">
+              {description}
+            </Text>
+          </Stack>
+          {children}
+        </Stack>
+      </Group>
+    </Card>
+  );
+}
+
+/** A video's place: a titled card with a play mark, loading nothing until videos are hosted. */
+function VideoCard({ video }: { video: Video }) {
+  return (
+    <Card padding={0} aria-label={`Video: ${video.title}`}>
+      <AspectRatio ratio={16 / 9}>
+        <Box
+          style={{
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: 'center',
+            background:
+              'linear-gradient(135deg, var(--mantine-color-brand-7), var(--mantine-color-violet-6))',
+          }}
+        >
+          <ThemeIcon size={52} radius={26} color="white" variant="white" aria-hidden>
+            <IconPlayerPlayFilled size={22} color="var(--mantine-color-brand-7)" />
+          </ThemeIcon>
+        </Box>
+      </AspectRatio>
+      <Group justify="space-between" p="md" gap="xs" wrap="nowrap">
+        <Text fw={600} size="sm" truncate>
+          {video.title}
+        </Text>
+        <Badge variant="light" color="gray" size="sm">
+          {video.minutes} min
+        </Badge>
+      </Group>
+    </Card>
   );
 }

@@ -1,8 +1,10 @@
 import { Button, Card, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import type { TablerIcon } from '@tabler/icons-react';
-import { IconArrowRight, IconChartBar, IconDatabaseImport, IconRocket, IconTemplate } from '@tabler/icons-react';
+import { IconArrowRight, IconChartBar, IconDatabaseImport, IconLink, IconRocket, IconTemplate } from '@tabler/icons-react';
 import { Link } from 'wouter';
+import { hasFullAccess } from '../../models/auth';
 import { PageHeader } from '../components/PageHeader';
+import { useSession } from '../session/SessionContext';
 
 interface StartStep {
   icon: TablerIcon;
@@ -36,8 +38,13 @@ const startSteps: StartStep[] = [
   },
 ];
 
-/** The reports list. Until it lands, an inviting start page that points at the first steps. */
+/**
+ * The reports list for full-access users (until it lands, an inviting start page that points at
+ * the first steps). A shared_report_only user sees only that reports open through their share URL.
+ */
 export function HomePage() {
+  const { user } = useSession();
+  if (!hasFullAccess(user)) return <SharedReportOnlyNotice />;
   return (
     <>
       <PageHeader
@@ -86,6 +93,29 @@ export function HomePage() {
           </Stack>
         </Paper>
       </Stack>
+    </>
+  );
+}
+
+/** All a shared_report_only user sees at home: no reports list, no import, no navigation. */
+function SharedReportOnlyNotice() {
+  return (
+    <>
+      <PageHeader title="Reports" />
+      <Paper withBorder p={{ base: 'xl', sm: 56 }}>
+        <Stack align="center" ta="center" gap="md" maw={520} mx="auto">
+          <ThemeIcon size={64} radius={32} variant="light" aria-hidden>
+            <IconLink size={30} stroke={1.6} />
+          </ThemeIcon>
+          <Title order={2} fz="lg">
+            Reports are accessible via their share URL
+          </Title>
+          <Text c="dimmed">
+            Your access lets you read the reports shared with you. Open a report with the share link you received; ask
+            the person who shared it to send it again if you cannot find it.
+          </Text>
+        </Stack>
+      </Paper>
     </>
   );
 }

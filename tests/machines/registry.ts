@@ -1,7 +1,9 @@
+import { authMachine } from '../../machines/auth/authMachine';
+import { anyAuthTestModel } from './auth/authModel';
 import type { MachineModelEntry } from './support/modelPaths';
 
 /**
  * Every product machine's test model, for `npm run test:paths` (QA's list of generated
  * paths) and the coverage guard. Each machine's suite adds its entry here.
  */
-export const machineModels: MachineModelEntry[] = [];
+export const machineModels: MachineModelEntry[] = [{ name: 'auth', machine: authMachine, model: anyAuthTestModel }];

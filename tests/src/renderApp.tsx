@@ -1,46 +1,98 @@
 import { render } from '@testing-library/react';
+import { StrictMode } from 'react';
 import type { ReactNode } from 'react';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
+import type { Snapshot } from 'xstate';
+import { authMachine } from '../../machines/auth/authMachine';
+import type { AuthUser } from '../../models/auth';
+import { ApiProvider } from '../../src/api/ApiContext';
 import { App } from '../../src/App';
 import { AppProviders } from '../../src/AppProviders';
-import type { Session, SessionUser } from '../../src/session/SessionContext';
+import { AuthProvider } from '../../src/session/AuthProvider';
+import { apiUser, createFakeApi, FAKE_API_TOKEN } from './support/fakeApi';
+import type { FakeApi } from './support/fakeApi';
 
-export const fullAccessUser: SessionUser = {
+export const fullAccessUser: AuthUser = {
+  id: 'usr_ada',
   name: 'Ada Lovelace',
   email: 'ada@example.com',
+  account_id: 'acc_1',
   permission_level: 'user',
+};
+
+export const sharedReportOnlyUser: AuthUser = {
+  id: 'usr_sam',
+  name: 'Sam Reader',
+  email: 'sam@example.com',
+  account_id: 'acc_1',
+  permission_level: 'shared_report_only',
 };
 
 interface RenderOptions {
   /** The starting path, with an optional ?search. */
   path?: string;
-  user?: SessionUser | null;
-  signOut?: () => void;
+  /**
+   * The session to start in: a signed-in user, or null for an anonymous visitor. Leave it out
+   * (with `restore: true`) to let the machine restore the stored session through the fake API.
+   */
+  user?: AuthUser | null;
+  restore?: boolean;
+  /** The fake API; by default one that knows the user (GET /users/me, GET /users). */
+  api?: FakeApi;
 }
 
-function sessionOf({ user = null, signOut }: RenderOptions): Session {
-  return signOut ? { user, signOut } : { user };
+/** The auth machine settled in `signedIn` with the user, or `signedOut`. */
+export function sessionSnapshot(user: AuthUser | null): Snapshot<unknown> {
+  const context = { user, redirectPath: null, failure: null };
+  return authMachine.getPersistedSnapshot(authMachine.resolveState({ value: user ? 'signedIn' : 'signedOut', context }));
+}
+
+/** A fake API that answers the signed-in user's own calls. */
+export function defaultFakeApi(user: AuthUser | null = fullAccessUser): FakeApi {
+  const me = user ?? fullAccessUser;
+  return createFakeApi({
+    'GET /users/me': () => ({ status: 200, body: { user: apiUser(me, { api_token: FAKE_API_TOKEN }) } }),
+    'GET /users': () => ({ status: 200, body: { items: [apiUser(me)] } }),
+  });
+}
+
+function authOptions({ user = null, restore = false }: RenderOptions) {
+  return restore ? {} : { snapshot: sessionSnapshot(user) };
 }
 
 /** The whole app at a path, on an in-memory location whose history the test can read. */
 export function renderApp(options: RenderOptions = {}) {
+  const api = options.api ?? defaultFakeApi(options.user ?? null);
   const location = memoryLocation({ path: options.path ?? '/', record: true });
+  // StrictMode as in src/main.tsx: effects run twice, as they do in development.
   const view = render(
-    <App env="test" router={{ hook: location.hook, searchHook: location.searchHook }} session={sessionOf(options)} />,
+    <StrictMode>
+      <App
+        env="test"
+        router={{ hook: location.hook, searchHook: location.searchHook }}
+        client={api.client}
+        auth={authOptions(options)}
+      />
+    </StrictMode>,
   );
-  return { ...view, location };
+  return { ...view, location, api };
 }
 
-/** A component inside the app's providers and an in-memory router. */
+/** A component inside the app's providers, an in-memory router and a session. */
 export function renderWithProviders(ui: ReactNode, options: RenderOptions = {}) {
+  const api = options.api ?? defaultFakeApi(options.user ?? null);
   const location = memoryLocation({ path: options.path ?? '/', record: true });
   const view = render(
-    <AppProviders env="test" session={sessionOf(options)}>
-      <Router hook={location.hook} searchHook={location.searchHook}>
-        {ui}
-      </Router>
-    </AppProviders>,
+    <StrictMode>
+      <AppProviders env="test">
+        <Router hook={location.hook} searchHook={location.searchHook}>
+          <ApiProvider client={api.client}>
+            <AuthProvider {...authOptions(options)}>{ui}</AuthProvider>
+          </ApiProvider>
+        </Router>
+      </AppProviders>
+    </StrictMode>,
   );
-  return { ...view, location };
+  return { ...view, location, api };
 }

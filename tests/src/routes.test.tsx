@@ -2,7 +2,7 @@ import { renderHook, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { useRouter } from 'wouter';
 import { findRoute, routes } from '../../src/routes';
-import { fullAccessUser, renderApp } from './renderApp';
+import { defaultFakeApi, fullAccessUser, renderApp } from './renderApp';
 
 /** A concrete path for a route pattern: each ':param' becomes a sample value. */
 function samplePath(pattern: string): string {
@@ -68,7 +68,10 @@ describe('route table', () => {
 
 describe('every route renders a page', () => {
   it.each(routes.map((route) => [route.path, route] as const))('%s shows a heading, never a blank page', async (_, route) => {
-    renderApp({ path: samplePath(route.path), user: fullAccessUser });
+    const api = defaultFakeApi();
+    // The token page's check stays in flight, so the page (not where it leads) is what renders.
+    api.hold('GET /users/me');
+    renderApp({ path: samplePath(route.path), user: fullAccessUser, api });
 
     const heading = await screen.findByRole('heading', { level: 1 });
     expect(heading).toHaveTextContent(/\S/);

@@ -1,10 +1,10 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TopBar } from '../../src/components/TopBar';
 import { REDIRECT_AFTER_SIGN_IN_KEY } from '../../src/session/redirectAfterSignIn';
-import type { SessionUser } from '../../src/session/SessionContext';
-import { fullAccessUser, renderApp, renderWithProviders } from './renderApp';
+import type { AuthUser } from '../../models/auth';
+import { defaultFakeApi, fullAccessUser, renderApp, renderWithProviders } from './renderApp';
 
 const navLabels = ['Reports', 'Customers', 'Payments', 'Costs'];
 
@@ -65,33 +65,35 @@ describe('top bar for a signed-in user', () => {
 
   it('has a user menu with Getting started, Settings and Sign out', async () => {
     const user = userEvent.setup();
-    const signOut = vi.fn();
-    renderWithProviders(<TopBar />, { user: fullAccessUser, signOut });
+    renderWithProviders(<TopBar />, { user: fullAccessUser });
 
     await user.click(screen.getByRole('button', { name: 'User menu' }));
 
     expect(screen.getByText('ada@example.com')).toBeInTheDocument();
     expect(screen.getByRole('menuitem', { name: 'Getting started' })).toHaveAttribute('href', '/getting-started');
     expect(screen.getByRole('menuitem', { name: 'Settings' })).toHaveAttribute('href', '/settings');
-    await user.click(screen.getByRole('menuitem', { name: 'Sign out' }));
-    expect(signOut).toHaveBeenCalledOnce();
+    expect(screen.getByRole('menuitem', { name: 'Sign out' })).toBeInTheDocument();
   });
 
-  it('signs out to /sign_in and forgets the token when no auth is plugged in', async () => {
+  it('signs out through the auth machine: DELETE /users/sign_out, the token forgotten, /sign_in', async () => {
     const user = userEvent.setup();
     window.localStorage.setItem('subscope.token', 'jwt');
-    const { location } = renderWithProviders(<TopBar />, { user: fullAccessUser });
+    const api = defaultFakeApi();
+    api.on('DELETE /users/sign_out', () => ({ status: 204 }));
+    const { location } = renderWithProviders(<TopBar />, { user: fullAccessUser, api });
 
     await user.click(screen.getByRole('button', { name: 'User menu' }));
     await user.click(screen.getByRole('menuitem', { name: 'Sign out' }));
 
-    expect(location.history?.at(-1)).toBe('/sign_in');
+    await waitFor(() => expect(location.history?.at(-1)).toBe('/sign_in'));
+    expect(api.requestsTo('DELETE /users/sign_out')[0]?.headers.get('Authorization')).toBe('Bearer jwt');
     expect(window.localStorage.getItem('subscope.token')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Sign in' })).toBeInTheDocument();
   });
 
   it('gives a shared-report-only user no navigation, report creation or settings', async () => {
     const user = userEvent.setup();
-    const restricted: SessionUser = { ...fullAccessUser, permission_level: 'shared_report_only' };
+    const restricted: AuthUser = { ...fullAccessUser, permission_level: 'shared_report_only' };
     renderWithProviders(<TopBar />, { user: restricted });
 
     expect(screen.queryByRole('navigation', { name: 'Main' })).not.toBeInTheDocument();

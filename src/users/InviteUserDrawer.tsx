@@ -1,0 +1,93 @@
+import { Button, Drawer, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconSend } from '@tabler/icons-react';
+import { INVITATION_SEND_FAILURE_MESSAGE, inviteUserStruct } from '../../models/auth';
+import type { InviteUserValues } from '../../models/auth';
+import { ADD_USER_DRAWER_WIDTH } from '../../models/constants';
+import { useApi } from '../api/ApiContext';
+import { apiFieldErrors } from '../api/errors';
+import { superstructResolver } from '../forms/superstructResolver';
+import { toastError, toastSuccess } from '../notifications/toast';
+
+interface InviteUserDrawerProps {
+  opened: boolean;
+  onClose: () => void;
+  /** Called after the server accepted the invitation (the list refreshes). */
+  onInvited: () => void;
+}
+
+const initialValues: InviteUserValues = { name: '', email: '' };
+
+/**
+ * 'Add user': name and e-mail, 'Send invite' (POST /users {email, name}). The colleague gets an
+ * e-mail with an invitation link; a failure keeps the drawer open with what was typed.
+ */
+export function InviteUserDrawer({ opened, onClose, onInvited }: InviteUserDrawerProps) {
+  const client = useApi();
+  const form = useForm<InviteUserValues>({
+    mode: 'uncontrolled',
+    initialValues,
+    validate: superstructResolver(inviteUserStruct),
+  });
+
+  const handleClose = () => {
+    form.reset();
+    onClose();
+  };
+
+  const handleSubmit = form.onSubmit(async ({ name, email }) => {
+    try {
+      const { response, error } = await client.POST('/users', { body: { name: name.trim(), email: email.trim() } });
+      if (!response.ok) {
+        form.setErrors(apiFieldErrors(error));
+        toastError(INVITATION_SEND_FAILURE_MESSAGE);
+        return;
+      }
+    } catch {
+      toastError(INVITATION_SEND_FAILURE_MESSAGE);
+      return;
+    }
+    toastSuccess();
+    handleClose();
+    onInvited();
+  });
+
+  return (
+    <Drawer
+      opened={opened}
+      onClose={handleClose}
+      position="right"
+      size={ADD_USER_DRAWER_WIDTH}
+      title={
+        <Text component="span" fw={650} fz="lg">
+          Add user
+        </Text>
+      }
+      padding="xl"
+    >
+      <form onSubmit={handleSubmit} noValidate>
+        <Stack gap="md">
+          <Text size="sm" c="dimmed">
+            We will e-mail your colleague a link to join your account. The link is valid for 7 days.
+          </Text>
+          <TextInput label="Name" withAsterisk data-autofocus key={form.key('name')} {...form.getInputProps('name')} />
+          <TextInput
+            label="Email"
+            type="email"
+            withAsterisk
+            key={form.key('email')}
+            {...form.getInputProps('email')}
+          />
+          <Group justify="flex-end" mt="sm">
+            <Button variant="default" onClick={handleClose}>
+              Cancel
+            </Button>
+            <Button type="submit" leftSection={<IconSend size={16} />} loading={form.submitting}>
+              Send invite
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Drawer>
+  );
+}
