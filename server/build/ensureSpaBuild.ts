@@ -43,6 +43,8 @@ export function ensureSpaBuild(root: string, log: (message: string) => void): st
   const result = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
     cwd: root,
     stdio: 'inherit',
+    // The shipped app is always a production build, whatever NODE_ENV the server runs under.
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   if (result.status !== 0) throw new Error(`The web app build failed (exit ${String(result.status)})`);
   writeFileSync(stampFile, expected + '\n');
