@@ -1,7 +1,8 @@
+import type { Page } from '@playwright/test';
 import { latestMail, linkIn, newPerson, signInThroughForm, signUpThroughApi } from './support/auth';
 import { expect, test } from './support/test';
 
-const userMenu = (page: import('@playwright/test').Page) => page.getByRole('button', { name: /user menu|account menu/i });
+const userMenu = (page: Page) => page.getByRole('button', { name: /user menu|account menu/i });
 
 test.describe('accounts and sign-in', () => {
   test('signs up and lands on getting started, signed in', async ({ page }) => {

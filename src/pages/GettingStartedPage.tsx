@@ -221,8 +221,8 @@ function VideoCard({ video }: { video: Video }) {
         <Text fw={600} size="sm" truncate>
           {video.title}
         </Text>
-        <Badge variant="light" color="gray" size="sm">
-          {video.minutes} min
+        <Badge variant="light" color="gray" size="sm" title="Videos are being recorded">
+          {video.minutes} min · soon
         </Badge>
       </Group>
     </Card>
