@@ -20,11 +20,11 @@ test.describe('the product on a fresh start', () => {
     await expect(page).toHaveURL(/\/reset_password\/some\.token\.value$/);
   });
 
-  test('shows the not-found page for an unknown path and leads back to reports', async ({ page }) => {
+  test('shows the not-found page for an unknown path and leads back to reports (sign-in first when anonymous)', async ({ page }) => {
     await page.goto('/no/such/page');
     await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
     await page.getByRole('link', { name: 'Back to reports' }).click();
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL(/\/sign_in$/);
   });
 
   test('switches between light and dark and keeps the choice after a reload', async ({ page }) => {
@@ -42,6 +42,15 @@ test.describe('the product on a fresh start', () => {
     await page.goto('/api/v11/docs');
     await expect(page.getByText('Subscope API')).toBeVisible();
     await expect(page.getByText('/health')).toBeVisible();
+  });
+
+  test('signs in with the demo credentials printed at start', async ({ page }) => {
+    await page.goto('/sign_in');
+    await page.getByLabel('Email').fill('demo@subscope.dev');
+    await page.getByLabel('Password', { exact: true }).fill('subscope-demo-2026');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('button', { name: 'User menu' })).toBeVisible();
   });
 
   test('reports an unknown API path as JSON in the spec error shape', async ({ request }) => {
