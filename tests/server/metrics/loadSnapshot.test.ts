@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateBusiness } from '../../../server/demo/generate';
+import { seedDemoAccount, type SeedDemoResult } from '../../../server/demo/seed';
+import { dayFromIso } from '../../../server/metrics/days';
+import { loadSnapshot } from '../../../server/metrics/loadSnapshot';
+import { computeMrrSeries } from '../../../server/metrics/mrrSeries';
+import { buildSnapshot, SnapshotError, type AccountSnapshot, type ExchangeRateRow } from '../../../server/metrics/snapshot';
+import { createTestDatabase, testEngine, type TestDatabase } from '../helpers/database';
+import { accountRow } from './support';
+
+const NOW = new Date('2025-04-20T10:00:00Z');
+const OPTIONS = { customers: 60, months: 6, seed: 11 };
+const OTHER = { customers: 40, months: 4, seed: 12 };
+
+/** A rate on the first business days of the seeded months. */
+const RATES: ExchangeRateRow[] = ['2024-10-01', '2024-11-01', '2024-12-02', '2025-01-02', '2025-02-03', '2025-03-03', '2025-04-01'].flatMap((day, k) => [
+  { day, currency: 'USD', rate_per_eur: (1.05 + k * 0.01).toFixed(4) },
+  { day, currency: 'PLN', rate_per_eur: (4.2 + k * 0.02).toFixed(4) },
+  { day, currency: 'GBP', rate_per_eur: '0.8500' },
+]);
+
+describe(`loadSnapshot on ${testEngine}`, () => {
+  let db: TestDatabase;
+  let mine: SeedDemoResult;
+  let theirs: SeedDemoResult;
+  let snapshot: AccountSnapshot;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    mine = await seedDemoAccount(db.kysely, { email: 'mine@example.com', password: 'pw-mine', now: NOW, ...OPTIONS });
+    theirs = await seedDemoAccount(db.kysely, { email: 'theirs@example.com', password: 'pw-theirs', now: NOW, ...OTHER });
+    await db.kysely.insertInto('exchange_rates').values(RATES).execute();
+    // A small page size makes every table span several pages.
+    snapshot = await loadSnapshot(db.kysely, mine.accountId, { pageSize: 37 });
+  });
+  afterAll(() => db?.close());
+
+  it('loads every customer, payment, version and cost of the account', async () => {
+    const business = generateBusiness({ ...OPTIONS, endMonth: '2025-04', today: '2025-04-20' });
+    const corrected = business.payments.filter((p) => p.correction !== null).length;
+    expect(snapshot.account.id).toBe(mine.accountId);
+    expect(snapshot.customers.count).toBe(mine.counts.customers);
+    expect(snapshot.payments.count).toBe(mine.counts.payments);
+    expect(snapshot.records.count).toBe(mine.counts.payments + corrected);
+    expect(snapshot.lines.count).toBe(business.payments.reduce((sum, p) => sum + p.items.length, 0) + corrected);
+    expect(snapshot.costs.count).toBe(mine.counts.costs);
+    expect(snapshot.products.values).toEqual(expect.arrayContaining(business.products.map((p) => p.key)));
+    expect(snapshot.customerSegments.map((s) => s.name).sort()).toEqual(['Company size', 'Country', 'Industry', 'Plan']);
+    const plan = snapshot.customerSegments.find((s) => s.name === 'Plan')!;
+    expect(plan.timeSensitive).toBe(true);
+    expect(plan.month.length).toBe(business.segmentValues.filter((v) => v.segment === 'plan').length);
+    const channel = snapshot.payments.attributes.find((a) => a.name === 'Channel')!;
+    expect(Array.from(channel.valueOf).every((v) => v >= 0)).toBe(true);
+    expect(snapshot.costs.attributes[0]?.name).toBe('Category');
+    expect(snapshot.currencies.digits[snapshot.currencies.index.get('USD')!]).toBe(2);
+  });
+
+  it('never loads another account’s rows', async () => {
+    const other = generateBusiness({ ...OTHER, endMonth: '2025-04', today: '2025-04-20' });
+    const theirCustomers = new Set(other.customers.map((c) => c.id));
+    const theirPayments = new Set(other.payments.map((p) => p.id));
+    expect(snapshot.customers.ids.some((id) => theirCustomers.has(id))).toBe(false);
+    for (let p = 0; p < snapshot.payments.count; p++) expect(theirPayments.has(snapshot.payments.ids.get(p))).toBe(false);
+    const theirSnapshot = await loadSnapshot(db.kysely, theirs.accountId);
+    expect(theirSnapshot.customers.count).toBe(theirs.counts.customers);
+    expect(theirSnapshot.payments.count).toBe(theirs.counts.payments);
+  });
+
+  it('computes the same numbers as the snapshot of the generated rows', () => {
+    const business = generateBusiness({ ...OPTIONS, endMonth: '2025-04', today: '2025-04-20' });
+    const fromRows = buildSnapshot({
+      account: accountRow({ id: mine.accountId }),
+      customers: business.customers.map((c) => ({ id: c.id, parent_id: c.parent_id, include_in_calculations_by_default: c.include_in_calculations_by_default })),
+      payments: business.payments.map((p) => ({ id: p.id, customer_id: p.customer_id, started_at: p.started_at, duration_in_months: p.duration_in_months, total_value: p.total_value, currency: p.currency })),
+      paymentItems: business.payments.flatMap((p) => p.items.map((item, position) => ({ payment_id: p.id, position, ...item }))),
+      paymentDiscounts: business.payments.flatMap((p) => (p.discount ? [{ payment_id: p.id, ...p.discount }] : [])),
+      exchangeRates: RATES,
+    });
+    const request = { resolution: 'month' as const, range: { startYear: 2024, startMonth: 11, endYear: 2025, endMonth: 4 }, today: dayFromIso('2025-04-20'), segmenters: [{ kind: 'product' as const }] };
+    const loaded = computeMrrSeries(snapshot, request);
+    const built = computeMrrSeries(fromRows, request);
+    expect(loaded.total).toEqual(built.total);
+    expect(loaded.segmentations).toEqual(built.segmentations);
+    expect(loaded.total.mrr.at(-1)).toBeGreaterThan(0);
+  });
+
+  it('loads the rates of currencies a report is shown in, and the account’s manual table', async () => {
+    const report = 'rep0000000001';
+    await db.kysely
+      .insertInto('business_reports')
+      .values({ account_id: mine.accountId, id: report, secret: 'secret-secret-secret-0001', start_year: 2025, start_month: 1, end_year: 2025, end_month: 4 })
+      .execute();
+    await db.kysely.insertInto('report_settings').values({ account_id: mine.accountId, report_id: report, currency: 'GBP' }).execute();
+    await db.kysely.insertInto('account_exchange_rates').values({ account_id: mine.accountId, since: '2025-01-01', iso: 'EUR', rate: '0.9300000000' }).execute();
+    const reloaded = await loadSnapshot(db.kysely, mine.accountId);
+    const gbp = reloaded.currencies.index.get('GBP')!;
+    expect(reloaded.rates.perEur[gbp]?.[0]).toBe(0.85);
+    expect(reloaded.accountRates.count).toBe(1);
+    expect(reloaded.accountRates.rate[0]).toBe(0.93);
+    const inPounds = computeMrrSeries(reloaded, { resolution: 'month', range: { startYear: 2025, startMonth: 1, endYear: 2025, endMonth: 4 }, today: dayFromIso('2025-04-20'), reportSettings: { currency: 'GBP' } });
+    expect(inPounds.total.mrr.every((v) => v > 0)).toBe(true);
+  });
+
+  it('refuses an unknown account', async () => {
+    await expect(loadSnapshot(db.kysely, 'acc-nobody')).rejects.toThrow(SnapshotError);
+  });
+});
