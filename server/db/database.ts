@@ -93,13 +93,18 @@ async function openPostgres(url: string, poolSize = 10): Promise<Database> {
       return pg.types.getTypeParser(oid, format);
     },
   } as pg.CustomTypesConfig;
+  let closed = false;
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types });
+  // An idle connection can die (server restart, admin termination); the pool replaces it.
+  // Without a listener that error would crash the process.
+  pool.on('error', (error) => {
+    if (!closed) console.error('[db] idle PostgreSQL connection lost:', error.message);
+  });
   // Fail fast with a clear message when the server cannot be reached.
   const probe = await pool.connect();
   probe.release();
   const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   const listeners: pg.Client[] = [];
-  let closed = false;
   return {
     kind: 'postgresql',
     kysely,
@@ -110,6 +115,9 @@ async function openPostgres(url: string, poolSize = 10): Promise<Database> {
     },
     listen: async (channel, onPayload) => {
       const client = new pg.Client({ connectionString: url, types });
+      client.on('error', (error) => {
+        if (!closed) console.error(`[db] LISTEN ${channel} connection lost:`, error.message);
+      });
       await client.connect();
       listeners.push(client);
       client.on('notification', (message) => {
