@@ -10,10 +10,13 @@ import { registerErrorHandler } from './http/errors';
 import { registerSpa } from './http/spa';
 import type { Mailer } from './mail/mailer';
 import { mailerPlugin } from './mail/plugin';
+import { metricsPlugin } from './metrics/plugin';
+import { customerMetricsRoutes } from './routes/customerMetrics';
 import { devOutboxRoutes } from './routes/devOutbox';
 import { healthRoutes } from './routes/health';
 import { invitationRoutes } from './routes/invitations';
 import { passwordRoutes } from './routes/passwords';
+import { sectionDefinitionRoutes } from './routes/sectionDefinitions';
 import { sessionRoutes } from './routes/sessions';
 import { testSupportRoutes } from './routes/testSupport';
 import { userRoutes } from './routes/users';
@@ -87,11 +90,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (api) => {
       await api.register(mailerPlugin, { mailer: options.mailer });
       await api.register(authPlugin, { now: options.now });
+      await api.register(metricsPlugin);
       await api.register(healthRoutes);
       await api.register(sessionRoutes);
       await api.register(userRoutes);
       await api.register(passwordRoutes);
       await api.register(invitationRoutes);
+      await api.register(sectionDefinitionRoutes);
+      await api.register(customerMetricsRoutes);
       if (!options.config.production) await api.register(devOutboxRoutes);
       if (options.config.testRoutes && !options.config.production) await api.register(testSupportRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -1,4 +1,5 @@
 import type { Database } from '../db/database';
+import { INVALIDATE_ALL, METRICS_INVALIDATE_CHANNEL } from '../metrics/service';
 import { refreshRatesFromEcb } from '../rates/ecbFeed';
 import type { JobQueue } from './queue';
 
@@ -26,6 +27,8 @@ export async function registerWorkers(queue: JobQueue, db: Database, settings: W
     await queue.work(JOBS.refreshRates, async () => {
       const changed = await refreshRatesFromEcb(db, feedUrl);
       log.info(`Exchange rates refreshed from the ECB feed: ${changed} new or changed rates`);
+      // New rates change converted numbers of every account: every process drops its snapshots.
+      if (changed > 0) await db.notify(METRICS_INVALIDATE_CHANNEL, INVALIDATE_ALL);
     });
     await queue.schedule(JOBS.refreshRates, RATES_REFRESH_CRON);
   } else {

@@ -177,7 +177,7 @@ export async function loadSnapshot(db: Kysely<DB>, accountId: string, options: L
     (after: { id: string } | undefined) =>
       db
         .selectFrom('costs')
-        .select(['id', 'value', 'currency', 'date'])
+        .select(['id', 'value', 'currency', 'date', 'name', 'invoice_number'])
         .where('account_id', '=', accountId)
         .$if(after !== undefined, (q) => q.where('id', '>', after!.id))
         .orderBy('id')
@@ -200,6 +200,23 @@ export async function loadSnapshot(db: Kysely<DB>, accountId: string, options: L
         .limit(pageSize)
         .execute(),
     (rows) => builder.addCostSegmentValues(rows),
+  );
+
+  await forEachPage(
+    pageSize,
+    (after: { id: string } | undefined) =>
+      db
+        .selectFrom('deals')
+        .select(['id', 'name', 'value', 'currency', 'stage', 'stage_changed_at', 'created_at', 'customer_id', 'public_id', 'owner_name', 'external_url'])
+        .where('account_id', '=', accountId)
+        .$if(after !== undefined, (q) => q.where('id', '>', after!.id))
+        .orderBy('id')
+        .limit(pageSize)
+        .execute(),
+    (rows) => {
+      for (const row of rows) usedCurrencies.add(row.currency);
+      builder.addDeals(rows);
+    },
   );
 
   const accountRates = await db.selectFrom('account_exchange_rates').select(['since', 'iso', 'rate']).where('account_id', '=', accountId).orderBy('since').orderBy('iso').execute();

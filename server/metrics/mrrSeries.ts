@@ -2,7 +2,7 @@ import { createConverter } from './currency';
 import { isoFromDay } from './days';
 import type { ReportFilter } from './filters';
 import { MovementAccumulator, type MovementBuffers } from './movements';
-import { MrrRowBuilder, createMrrRow, type MrrMatrix } from './mrr';
+import { MrrRowBuilder, createMrrRow, type MrrMatrix, type MrrRow } from './mrr';
 import { buildTimeline, type ReportRange, type Resolution, type Timeline } from './periods';
 import type { MrrPieces } from './pieceColumns';
 import { buildMrrPieces } from './pieces';
@@ -29,6 +29,12 @@ export interface MrrSeriesRequest {
   lookback?: number;
   /** Also return every unit's MRR at every position (drill-down, cohorts); costs units x periods memory. */
   keepMatrix?: boolean;
+  /**
+   * Called with every unit's MRR row (over the whole timeline, lookback included) during the
+   * one pass, so per-unit figures (cohorts, retention) need neither a second pass nor the
+   * matrix. The row is reused for the next unit: read it, do not keep it.
+   */
+  onUnitRow?: (unit: number, row: MrrRow) => void;
 }
 
 export interface PeriodInfo {
@@ -141,6 +147,7 @@ export function computeMrrSeries(snapshot: AccountSnapshot, request: MrrSeriesRe
     if (first === last) continue;
     builder.fill(row, null, first, last);
     matrix?.value.set(row.value, unit * P);
+    request.onUnitRow?.(unit, row);
     total.addRow(row, 0);
     for (const split of customerSplits) {
       // The accumulator reads groups at [lo - 1, hi] only.

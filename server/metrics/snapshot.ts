@@ -134,11 +134,28 @@ export interface CostRow {
   value: number;
   currency: string;
   date: string;
+  name?: string | null;
+  invoice_number?: string | null;
 }
 export interface CostSegmentValueRow {
   cost_id: string;
   attribute_id: string;
   value: string | null;
+}
+/** A CRM deal (the deals section); its value is in minor units of its currency. */
+export interface DealRow {
+  id: string;
+  name: string;
+  value: number;
+  currency: string;
+  stage: string;
+  /** When the deal entered its current stage; null: since it was created. */
+  stage_changed_at: Instant | null;
+  created_at: Instant;
+  customer_id?: string | null;
+  public_id?: string | null;
+  owner_name?: string | null;
+  external_url?: string | null;
 }
 export interface ExchangeRateRow {
   day: string;
@@ -168,6 +185,7 @@ export interface SnapshotRows {
   paymentVersions?: readonly PaymentVersionRow[];
   costs?: readonly CostRow[];
   costSegmentValues?: readonly CostSegmentValueRow[];
+  deals?: readonly DealRow[];
   exchangeRates?: readonly ExchangeRateRow[];
   accountExchangeRates?: readonly AccountExchangeRateRow[];
 }
@@ -297,10 +315,31 @@ export interface LineColumns {
 export interface CostColumns {
   readonly count: number;
   readonly ids: readonly string[];
+  /** '' when the cost has no name. */
+  readonly names: readonly string[];
+  readonly invoiceNumbers: readonly (string | null)[];
   readonly day: Int32Array;
   readonly value: Float64Array;
   readonly currency: Int32Array;
   readonly attributes: readonly AttributeColumns[];
+}
+
+/** CRM deals; `day` is the day a deal entered its current stage. */
+export interface DealColumns {
+  readonly count: number;
+  readonly ids: readonly string[];
+  readonly names: readonly string[];
+  readonly publicIds: readonly (string | null)[];
+  readonly ownerNames: readonly (string | null)[];
+  readonly externalUrls: readonly (string | null)[];
+  /** Index into `stages`. */
+  readonly stage: Int32Array;
+  readonly stages: readonly string[];
+  readonly day: Int32Array;
+  readonly value: Float64Array;
+  readonly currency: Int32Array;
+  /** Customer index, -1 for none (or a customer not in the snapshot). */
+  readonly customer: Int32Array;
 }
 
 /**
@@ -333,6 +372,7 @@ export interface AccountSnapshot {
   readonly records: RecordColumns;
   readonly lines: LineColumns;
   readonly costs: CostColumns;
+  readonly deals: DealColumns;
   readonly rates: EcbRates;
   readonly accountRates: AccountRates;
 }
@@ -383,6 +423,8 @@ export interface SnapshotBuilder {
   addPaymentVersions(rows: readonly PaymentVersionRow[]): void;
   addCosts(rows: readonly CostRow[]): void;
   addCostSegmentValues(rows: readonly CostSegmentValueRow[]): void;
+  /** Deals may refer to customers: add them after the customers. */
+  addDeals(rows: readonly DealRow[]): void;
   addExchangeRates(rows: readonly ExchangeRateRow[]): void;
   addAccountExchangeRates(rows: readonly AccountExchangeRateRow[]): void;
   /** The finished snapshot; the builder must not be used afterwards. */
@@ -473,11 +515,25 @@ export function createSnapshotBuilder(account: AccountRow): SnapshotBuilder {
   const verFinite = float64Column();
 
   const costIds: string[] = [];
+  const costNames: string[] = [];
+  const costInvoiceNumbers: (string | null)[] = [];
   const costDay = int32Column();
   const costValue = float64Column();
   const costCurrency = int32Column();
   const costIndex = new Map<string, number>();
   const costAttributes = new Map<string, AttributeBuilder>();
+
+  const dealIds: string[] = [];
+  const dealNames: string[] = [];
+  const dealPublicIds: (string | null)[] = [];
+  const dealOwners: (string | null)[] = [];
+  const dealUrls: (string | null)[] = [];
+  const dealStages = new Interner();
+  const dealStage = int32Column();
+  const dealDay = int32Column();
+  const dealValue = float64Column();
+  const dealCurrency = int32Column();
+  const dealCustomer = int32Column();
 
   const rateDay = int32Column();
   const rateCurrency = int32Column();
@@ -608,6 +664,8 @@ export function createSnapshotBuilder(account: AccountRow): SnapshotBuilder {
       for (const row of rows) {
         costIndex.set(row.id, costIds.length);
         costIds.push(row.id);
+        costNames.push(row.name ?? '');
+        costInvoiceNumbers.push(row.invoice_number ?? null);
         costDay.push(dayFromIso(row.date));
         costValue.push(Number(row.value));
         costCurrency.push(currency(row.currency));
@@ -621,6 +679,21 @@ export function createSnapshotBuilder(account: AccountRow): SnapshotBuilder {
         const attribute = attributeBuilder(costAttributes, row.attribute_id);
         attribute.owner.push(cost);
         attribute.value.push(row.value === null ? -1 : attribute.values.intern(row.value));
+      }
+    },
+    addDeals(rows) {
+      guard();
+      for (const row of rows) {
+        dealIds.push(row.id);
+        dealNames.push(row.name);
+        dealPublicIds.push(row.public_id ?? null);
+        dealOwners.push(row.owner_name ?? null);
+        dealUrls.push(row.external_url ?? null);
+        dealStage.push(dealStages.intern(row.stage));
+        dealDay.push(dayFromInstant(row.stage_changed_at ?? row.created_at));
+        dealValue.push(Number(row.value));
+        dealCurrency.push(currency(row.currency));
+        dealCustomer.push(row.customer_id ? (customerIds.index.get(row.customer_id) ?? -1) : -1);
       }
     },
     addExchangeRates(rows) {
@@ -703,10 +776,26 @@ export function createSnapshotBuilder(account: AccountRow): SnapshotBuilder {
         costs: {
           count: costIds.length,
           ids: costIds,
+          names: costNames,
+          invoiceNumbers: costInvoiceNumbers,
           day: costDay.toArray(),
           value: costValue.toArray(),
           currency: costCurrency.toArray(),
           attributes: [...costAttributes.values()].map((a) => finishAttribute(a, costIds.length, attributeNames)),
+        },
+        deals: {
+          count: dealIds.length,
+          ids: dealIds,
+          names: dealNames,
+          publicIds: dealPublicIds,
+          ownerNames: dealOwners,
+          externalUrls: dealUrls,
+          stage: dealStage.toArray(),
+          stages: dealStages.values,
+          day: dealDay.toArray(),
+          value: dealValue.toArray(),
+          currency: dealCurrency.toArray(),
+          customer: dealCustomer.toArray(),
         },
         rates: finishRates(rateDay.toArray(), rateCurrency.toArray(), rateValue.toArray(), currencies.values),
         accountRates: finishAccountRates(accountRateRows),
@@ -731,6 +820,7 @@ export function buildSnapshot(rows: SnapshotRows): AccountSnapshot {
   builder.addPaymentVersions(rows.paymentVersions ?? []);
   builder.addCosts(rows.costs ?? []);
   builder.addCostSegmentValues(rows.costSegmentValues ?? []);
+  builder.addDeals(rows.deals ?? []);
   builder.addExchangeRates(rows.exchangeRates ?? []);
   builder.addAccountExchangeRates(rows.accountExchangeRates ?? []);
   return builder.finish();

@@ -136,6 +136,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/business_report/section_definitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every chart a report can hold, with the segmenters of the caller’s account
+         * @description One customer_segment segmenter per customer attribute, the payment built-ins (product, item type, currency) and one per payment attribute, one cost_segment per cost attribute, and the account’s own segmentations.
+         */
+        get: operations["listSectionDefinitions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customer_metrics/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A customer's MRR, revenue to date and revenue timeline */
+        get: operations["getCustomerMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dev/outbox": {
         parameters: {
             query?: never;
@@ -996,6 +1033,214 @@ export interface operations {
             };
             /** @description Malformed request (wrong types, missing fields) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listSectionDefinitions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            name: string;
+                            description: string;
+                            /** @description How the number is computed (METRICS.md section 7) */
+                            formula: string;
+                            /** @description False for deals while the account has no CRM deals */
+                            available: boolean;
+                            /** @description The account's segmenters this definition accepts, the total first */
+                            segmenters: {
+                                /** @description 'total', 'customer_segment:<id>', 'subscription_segment:product|item_type|currency|attribute:<id>', 'cost_segment:<id>', or a segmentation's id */
+                                id: string;
+                                name: string;
+                                is_total: boolean;
+                                type: "total" | "customer_segment" | "subscription_segment" | "cost_segment";
+                                group_label: string;
+                            }[];
+                            /** @description Resolutions: week, month, quarter, year */
+                            supported_grouping_periods: string[];
+                            /** @description line_chart, bar_chart, stacked_bar_chart, cohort */
+                            supported_data_types: string[];
+                            default_data_type: string;
+                            /** @description The first is the default */
+                            data_categories: string[];
+                            /** @description subscriptions, costs or deals: what the details list */
+                            underlying_data: string;
+                            /** @description 0, or 2 where the section shows decimals */
+                            decimals: number;
+                            /** @description currency, percent or other; null when the section has no key number */
+                            key_number_kind: string | null;
+                            default_call_to_action: string;
+                            segmenter_call_to_action: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getCustomerMetrics: {
+        parameters: {
+            query?: {
+                /** @description ISO 4217 code; default: the account currency */
+                currency?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        customer_id: string;
+                        /** @description ISO 4217 code of every amount */
+                        currency: string;
+                        /** @description False when the customer (or a parent) is excluded from calculations: its figures are 0 */
+                        included: boolean;
+                        /** @description MRR today, the customer and its descendants; minor units of `currency` */
+                        mrr: number;
+                        /** @description Recognized recurring revenue to date; minor units of `currency` */
+                        accrued_total: number;
+                        /** @description One-time revenue to date; minor units of `currency` */
+                        one_time_accrued_total: number;
+                        /** @description Month by month from the first payment to the current month */
+                        timeline: {
+                            /** @description First day of the month, YYYY-MM-DD */
+                            date: string;
+                            metrics: {
+                                /** @description MRR at the month's last day (today in the current month); minor units of `currency` */
+                                mrr: number;
+                                /** @description Recurring revenue recognized in the month; minor units of `currency` */
+                                recognized_revenue: number;
+                                /** @description One-time revenue of payments starting in the month; minor units of `currency` */
+                                one_time_revenue: number;
+                                /** @description Recognized recurring revenue up to the month’s end; minor units of `currency` */
+                                accrued_total: number;
+                                /** @description One-time revenue up to the month’s end; minor units of `currency` */
+                                one_time_accrued_total: number;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
