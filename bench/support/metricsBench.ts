@@ -1,0 +1,186 @@
+import { DEFINITION_IDS, type DefinitionId } from '../../server/metrics/definitions/catalogue';
+import { PRODUCT_SEGMENTER_ID } from '../../server/metrics/definitions/segmenters';
+import type { SectionRequest } from '../../server/metrics/definitions/types';
+import type { MrrSeriesRequest, MrrSeriesResult, SegmentSeries } from '../../server/metrics/mrrSeries';
+import { dayFromIso } from '../../server/metrics/days';
+import type { DuckMrrRequest } from './duckdbMetrics';
+
+/**
+ * What `npm run bench:metrics` measures, shared by the benchmark (bench/metrics.ts) and its
+ * smoke test: the scales, the one computation both implementations run, the report, timing.
+ */
+
+export type Scale = 'XS' | 'S' | 'M';
+
+export interface ScaleSpec {
+  customers: number;
+  months: number;
+}
+
+/** XS is for the smoke test only. */
+export const SCALES: Record<Scale, ScaleSpec> = {
+  XS: { customers: 300, months: 12 },
+  S: { customers: 10_000, months: 72 },
+  M: { customers: 100_000, months: 72 },
+};
+
+/** The generated history ends in this month, on this day (fixed, so runs compare). */
+export const END_MONTH = '2025-04';
+export const TODAY = '2025-04-20';
+export const NOW = new Date(`${TODAY}T12:00:00.000Z`);
+
+export function firstMonth(months: number): string {
+  const [year, month] = END_MONTH.split('-').map(Number) as [number, number];
+  const abs = year * 12 + month - 1 - (months - 1);
+  const m = (abs % 12) + 1;
+  return `${Math.floor(abs / 12)}-${m < 10 ? '0' : ''}${m}`;
+}
+
+function yearMonth(text: string): { year: number; month: number } {
+  const [year, month] = text.split('-').map(Number) as [number, number];
+  return { year, month };
+}
+
+/** MRR and movements for every month of the history, for the total and by product, as the engine computes them. */
+export function engineRequest(months: number): MrrSeriesRequest {
+  const from = yearMonth(firstMonth(months));
+  const to = yearMonth(END_MONTH);
+  return {
+    resolution: 'month',
+    range: { startYear: from.year, startMonth: from.month, endYear: to.year, endMonth: to.month },
+    today: dayFromIso(TODAY),
+    segmenters: [{ kind: 'product' }],
+  };
+}
+
+/** The same computation for DuckDB (account defaults: USD, match movements by currency). */
+export function duckRequest(months: number): DuckMrrRequest {
+  return { from: firstMonth(months), to: END_MONTH, today: TODAY, reportCurrency: 'USD', matchMovementsByCurrency: true };
+}
+
+/**
+ * The default report: the catalogue's twenty subscription sections (MRR through booked
+ * revenue), monthly over the whole history at their default data type and category, the
+ * total only, except MRR and MRR movements, which are also split by product.
+ */
+export const REPORT_DEFINITIONS: readonly DefinitionId[] = [
+  'mrr',
+  'arr',
+  'mrr_movements',
+  'net_new_mrr',
+  'customers',
+  'new_customers',
+  'churned_customers',
+  'reactivated_customers',
+  'arpa',
+  'customer_churn_rate',
+  'gross_mrr_churn_rate',
+  'net_mrr_churn_rate',
+  'net_revenue_retention',
+  'gross_revenue_retention',
+  'ltv',
+  'quick_ratio',
+  'customer_cohorts',
+  'mrr_cohorts',
+  'one_time_revenue',
+  'booked_revenue',
+];
+
+export function reportRequests(months: number): SectionRequest[] {
+  const from = yearMonth(firstMonth(months));
+  const to = yearMonth(END_MONTH);
+  const range = { start_year: from.year, start_month: from.month, end_year: to.year, end_month: to.month };
+  return REPORT_DEFINITIONS.map((definition_id) => {
+    if (!(DEFINITION_IDS as readonly string[]).includes(definition_id)) throw new Error(`no definition '${definition_id}' in the catalogue`);
+    return {
+      definition_id,
+      range,
+      resolution: 'month',
+      today: TODAY,
+      segmenters: definition_id === 'mrr' || definition_id === 'mrr_movements' ? [PRODUCT_SEGMENTER_ID] : [],
+    };
+  });
+}
+
+export interface Timing<T> {
+  result: T;
+  /** Every run's milliseconds, the warm-up first. */
+  runs: number[];
+  /** The best of the runs after the warm-up. */
+  bestMs: number;
+}
+
+/** One warm-up run, then `runs` timed runs; the best counts. */
+export async function bestOf<T>(runs: number, run: () => T | Promise<T>): Promise<Timing<T>> {
+  const times: number[] = [];
+  let result: T | undefined;
+  for (let k = 0; k <= runs; k++) {
+    const start = performance.now();
+    result = await run();
+    times.push(performance.now() - start);
+  }
+  return { result: result as T, runs: times, bestMs: Math.min(...times.slice(1)) };
+}
+
+const SERIES_KEYS = [
+  'mrr',
+  'customers',
+  'newBusiness',
+  'expansion',
+  'reactivation',
+  'contraction',
+  'churn',
+  'fxAdjustment',
+  'netChange',
+  'newCustomers',
+  'expansionCustomers',
+  'reactivatedCustomers',
+  'contractionCustomers',
+  'churnedCustomers',
+] as const satisfies readonly (keyof SegmentSeries)[];
+
+/** The plain numbers of an engine result (what a child process sends back to compare). */
+export interface SeriesDigest {
+  periods: string[];
+  segments: { name: string; series: (number[] | null)[] }[];
+}
+
+export function digest(result: MrrSeriesResult): SeriesDigest {
+  const all = [result.total, ...result.segmentations.flatMap((s) => s.segments)];
+  return { periods: result.periods.map((p) => p.label), segments: all.map((s) => ({ name: s.name, series: SERIES_KEYS.map((key) => s[key]) })) };
+}
+
+export function sameDigest(a: SeriesDigest, b: SeriesDigest): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The benchmark's last line. */
+export interface BenchLine {
+  bench: 'metrics';
+  scale: Scale;
+  ours_ms: number;
+  duckdb_ms: number;
+  ratio: number;
+  report_ms: number;
+  rss_mb: number;
+  equal: boolean;
+  snapshot_pglite_ms: number | null;
+  snapshot_postgres_ms: number | null;
+}
+
+export function benchLine(values: Omit<BenchLine, 'bench' | 'ratio'>): string {
+  const round = (value: number) => Math.round(value);
+  const line: BenchLine = {
+    bench: 'metrics',
+    scale: values.scale,
+    ours_ms: round(values.ours_ms),
+    duckdb_ms: round(values.duckdb_ms),
+    ratio: Math.round((values.ours_ms / values.duckdb_ms) * 1000) / 1000,
+    report_ms: round(values.report_ms),
+    rss_mb: round(values.rss_mb),
+    equal: values.equal,
+    snapshot_pglite_ms: values.snapshot_pglite_ms === null ? null : round(values.snapshot_pglite_ms),
+    snapshot_postgres_ms: values.snapshot_postgres_ms === null ? null : round(values.snapshot_postgres_ms),
+  };
+  return JSON.stringify(line);
+}

@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { openDatabase, type Database } from '../../server/db/database';
+import { migrateToLatest } from '../../server/db/migrate';
+import { generateBusiness } from '../../server/demo/generate';
+import { seedDemoAccount } from '../../server/demo/seed';
+import { loadSnapshot } from '../../server/metrics/loadSnapshot';
+import type { AccountSnapshot } from '../../server/metrics/snapshot';
+import { loadEcbHistoryIfEmpty } from '../../server/rates/ecbHistory';
+import { copyDemoIntoPGlite, copyDemoIntoPostgres } from './bulkSeed';
+
+/**
+ * How long reading an account's snapshot takes from each database engine: a fresh database
+ * (PGlite in a temporary directory on disk, or a temporary database on the PostgreSQL server),
+ * migrated, the shipped ECB history loaded, the demo account written (timed on its own),
+ * statistics gathered (`analyze`), the database reopened, then `loadSnapshot` timed.
+ * Everything is removed afterwards.
+ */
+
+export const DEFAULT_POSTGRES_ADMIN_URL = 'postgres:///postgres?host=/var/run/postgresql&user=root';
+
+export type SnapshotEngine = 'pglite' | 'postgresql';
+/** `copy`: bench/support/bulkSeed.ts; `seedDemoAccount`: the product's own seeding (minutes at a million payments). */
+export type Seeder = 'copy' | 'seedDemoAccount';
+
+export interface SnapshotReadOptions {
+  engine: SnapshotEngine;
+  seeder?: Seeder;
+  customers: number;
+  months: number;
+  /** The seeded history ends in this instant's month, on its day. */
+  now: Date;
+  /** Server to create the temporary database on (PostgreSQL only). */
+  adminUrl?: string;
+  /** Gather statistics before reading (default true; PGlite has no autovacuum to do it). */
+  analyze?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface SnapshotReadResult {
+  engine: SnapshotEngine;
+  seedMs: number;
+  snapshotMs: number;
+  payments: number;
+  accountId: string;
+  snapshot: AccountSnapshot;
+}
+
+interface TemporaryDatabase {
+  open: () => Promise<Database>;
+  /** Where the bulk seeder writes: the PGlite data directory or the PostgreSQL URL. */
+  target: string;
+  drop: () => Promise<void>;
+}
+
+async function temporaryDatabase(engine: SnapshotEngine, adminUrl: string): Promise<TemporaryDatabase> {
+  if (engine === 'pglite') {
+    const dir = mkdtempSync(path.join(tmpdir(), 'subscope-bench-'));
+    const dataDir = path.join(dir, 'pgdata');
+    return { open: () => openDatabase({ kind: 'pglite', dataDir }), target: dataDir, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const name = `subscope_bench_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    open: () => openDatabase({ kind: 'postgresql', url: url.toString(), poolSize: 2 }),
+    target: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export async function measureSnapshotRead(options: SnapshotReadOptions): Promise<SnapshotReadResult> {
+  const log = options.log ?? (() => {});
+  const seeder = options.seeder ?? 'copy';
+  const { engine } = options;
+  const temporary = await temporaryDatabase(engine, options.adminUrl ?? DEFAULT_POSTGRES_ADMIN_URL);
+  let db: Database | null = null;
+  try {
+    db = await temporary.open();
+    await migrateToLatest(db.kysely);
+    await loadEcbHistoryIfEmpty(db);
+    const seedStart = performance.now();
+    const elapsed = () => `${((performance.now() - seedStart) / 1000).toFixed(1)} s`;
+    let accountId: string;
+    let payments: number;
+    if (seeder === 'seedDemoAccount') {
+      const seeded = await seedDemoAccount(db.kysely, {
+        email: 'bench@example.com',
+        password: 'bench-password',
+        now: options.now,
+        customers: options.customers,
+        months: options.months,
+        onStep: (step, rows) => log(`  ${engine}: seeded ${step} (${rows.toLocaleString('en')} rows) at ${elapsed()}`),
+      });
+      accountId = seeded.accountId;
+      payments = seeded.counts.payments;
+    } else {
+      // The business seedDemoAccount would generate for this instant.
+      const today = options.now.toISOString().slice(0, 10);
+      const business = generateBusiness({ customers: options.customers, months: options.months, endMonth: today.slice(0, 7), today });
+      payments = business.payments.length;
+      const onTable = (table: string, rows: number) => log(`  ${engine}: copied ${rows.toLocaleString('en')} rows into ${table} at ${elapsed()}`);
+      if (engine === 'pglite') {
+        // COPY needs the PGlite instance itself: close ours while it writes.
+        await db.close();
+        db = null;
+        accountId = (await copyDemoIntoPGlite(temporary.target, business, onTable)).accountId;
+      } else {
+        accountId = (await copyDemoIntoPostgres(temporary.target, business, onTable)).accountId;
+      }
+    }
+    const seedMs = performance.now() - seedStart;
+    // Statistics as a database in use has them, then a fresh connection for the read.
+    db ??= await temporary.open();
+    if (options.analyze !== false) await db.executeSql('analyze');
+    await db.close();
+    db = await temporary.open();
+    const readStart = performance.now();
+    const snapshot = await loadSnapshot(db.kysely, accountId);
+    const snapshotMs = performance.now() - readStart;
+    return { engine, seedMs, snapshotMs, payments, accountId, snapshot };
+  } finally {
+    await db?.close();
+    await temporary.drop();
+  }
+}
