@@ -1,4 +1,4 @@
-import { DEFINITION_IDS, type DefinitionId } from '../../server/metrics/definitions/catalogue';
+import { DEFAULT_REPORT_DEFINITIONS, type DefinitionId } from '../../server/metrics/definitions/catalogue';
 import { PRODUCT_SEGMENTER_ID } from '../../server/metrics/definitions/segmenters';
 import type { SectionRequest } from '../../server/metrics/definitions/types';
 import type { MrrSeriesRequest, MrrSeriesResult, SegmentSeries } from '../../server/metrics/mrrSeries';
@@ -63,43 +63,19 @@ export function duckRequest(months: number): DuckMrrRequest {
  * revenue), monthly over the whole history at their default data type and category, the
  * total only, except MRR and MRR movements, which are also split by product.
  */
-export const REPORT_DEFINITIONS: readonly DefinitionId[] = [
-  'mrr',
-  'arr',
-  'mrr_movements',
-  'net_new_mrr',
-  'customers',
-  'new_customers',
-  'churned_customers',
-  'reactivated_customers',
-  'arpa',
-  'customer_churn_rate',
-  'gross_mrr_churn_rate',
-  'net_mrr_churn_rate',
-  'net_revenue_retention',
-  'gross_revenue_retention',
-  'ltv',
-  'quick_ratio',
-  'customer_cohorts',
-  'mrr_cohorts',
-  'one_time_revenue',
-  'booked_revenue',
-];
+export const REPORT_DEFINITIONS: readonly DefinitionId[] = DEFAULT_REPORT_DEFINITIONS;
 
 export function reportRequests(months: number): SectionRequest[] {
   const from = yearMonth(firstMonth(months));
   const to = yearMonth(END_MONTH);
   const range = { start_year: from.year, start_month: from.month, end_year: to.year, end_month: to.month };
-  return REPORT_DEFINITIONS.map((definition_id) => {
-    if (!(DEFINITION_IDS as readonly string[]).includes(definition_id)) throw new Error(`no definition '${definition_id}' in the catalogue`);
-    return {
-      definition_id,
-      range,
-      resolution: 'month',
-      today: TODAY,
-      segmenters: definition_id === 'mrr' || definition_id === 'mrr_movements' ? [PRODUCT_SEGMENTER_ID] : [],
-    };
-  });
+  return REPORT_DEFINITIONS.map((definition_id) => ({
+    definition_id,
+    range,
+    resolution: 'month',
+    today: TODAY,
+    segmenters: definition_id === 'mrr' || definition_id === 'mrr_movements' ? [PRODUCT_SEGMENTER_ID] : [],
+  }));
 }
 
 export interface Timing<T> {

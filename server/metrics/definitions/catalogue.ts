@@ -39,6 +39,9 @@ export const DEFINITION_IDS = [
 ] as const;
 export type DefinitionId = (typeof DEFINITION_IDS)[number];
 
+/** A full default report: the twenty subscription sections, MRR through booked revenue. */
+export const DEFAULT_REPORT_DEFINITIONS: readonly DefinitionId[] = DEFINITION_IDS.slice(0, DEFINITION_IDS.indexOf('booked_revenue') + 1);
+
 export interface SectionDefinition {
   id: DefinitionId;
   name: string;

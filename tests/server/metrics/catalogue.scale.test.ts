@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateBusiness } from '../../../server/demo/generate';
 import { dayFromIso } from '../../../server/metrics/days';
+import { DEFAULT_REPORT_DEFINITIONS } from '../../../server/metrics/definitions/catalogue';
 import { computeSections } from '../../../server/metrics/definitions/computeSection';
 import { PRODUCT_SEGMENTER_ID } from '../../../server/metrics/definitions/segmenters';
 import type { SectionRequest } from '../../../server/metrics/definitions/types';
@@ -21,30 +22,7 @@ const RANGE = { start_year: 2019, start_month: 5, end_year: 2025, end_month: 4 }
 const TODAY = '2025-04-30';
 
 /** The twenty subscription sections, monthly over the whole history; MRR and its movements also by product. */
-const DEFAULT_REPORT: readonly SectionRequest[] = (
-  [
-    'mrr',
-    'arr',
-    'mrr_movements',
-    'net_new_mrr',
-    'customers',
-    'new_customers',
-    'churned_customers',
-    'reactivated_customers',
-    'arpa',
-    'customer_churn_rate',
-    'gross_mrr_churn_rate',
-    'net_mrr_churn_rate',
-    'net_revenue_retention',
-    'gross_revenue_retention',
-    'ltv',
-    'quick_ratio',
-    'customer_cohorts',
-    'mrr_cohorts',
-    'one_time_revenue',
-    'booked_revenue',
-  ] as const
-).map((definition_id) => ({ definition_id, range: RANGE, resolution: 'month', today: TODAY, segmenters: definition_id === 'mrr' || definition_id === 'mrr_movements' ? [PRODUCT_SEGMENTER_ID] : [] }));
+const DEFAULT_REPORT: readonly SectionRequest[] = DEFAULT_REPORT_DEFINITIONS.map((definition_id) => ({ definition_id, range: RANGE, resolution: 'month', today: TODAY, segmenters: definition_id === 'mrr' || definition_id === 'mrr_movements' ? [PRODUCT_SEGMENTER_ID] : [] }));
 
 async function demoSnapshot(): Promise<AccountSnapshot> {
   const rates = [];
