@@ -118,7 +118,7 @@ export class MrrRowBuilder {
       const i = list ? (list[k] as number) : k;
       const s = start[i] as number;
       const e = end[i] as number;
-      if (s < firstMeasure && !paidBefore) paidBefore = this.holdsEarlierPeriodEnd(s, e);
+      if (s < firstMeasure && !paidBefore) paidBefore = paidAtEarlierPeriodEnd(this.pieces, this.records, this.converter, this.timeline, i);
       // positionAtOrAfter, inlined: this loop runs once per piece.
       const o0 = s - dayBase;
       const t0 = o0 <= 0 ? 0 : o0 >= lastOffset ? positionCount : (dayTable[o0] as number);
@@ -161,13 +161,6 @@ export class MrrRowBuilder {
     row.currency = rowCurrency;
     row.paidBeforeTimeline = paidBefore;
     if (rowCurrency === MIXED_CURRENCIES) this.fillCellCurrency(row, list, from, to);
-  }
-
-  /** Whether [start, end) covers the last day of a period before the timeline. */
-  private holdsEarlierPeriodEnd(start: number, end: number): boolean {
-    const { resolution, firstIndex } = this.timeline;
-    const period = periodOfDay(resolution, start);
-    return period < firstIndex && periodLastDay(resolution, period) < end;
   }
 
   private fillCellCurrency(row: MrrRow, list: Int32Array | null, from: number, to: number): void {
@@ -222,4 +215,36 @@ export function computeMrrMatrix(pieces: MrrPieces, records: RecordColumns, time
 /** A unit's MRR at a position of the matrix. */
 export function mrrAt(matrix: MrrMatrix, unit: number, position: number): number {
   return matrix.value[unit * matrix.periods + position] as number;
+}
+
+/**
+ * The MRR piece `i` holds on `measure` in minor units of the report currency (rounded), or
+ * its own amount when no rate goes back that far.
+ */
+export function pieceValueOn(pieces: MrrPieces, records: RecordColumns, converter: Converter, i: number, measure: number): number {
+  const amount = pieces.orig[i] as number;
+  const record = pieces.record[i] as number;
+  const currency = records.currency[record] as number;
+  if (currency === converter.reportCurrency) return amount;
+  try {
+    return roundHalfEven(amount * converter.factor(currency, converter.rateDay(records.startDay[record] as number, measure)));
+  } catch {
+    return amount;
+  }
+}
+
+/**
+ * Whether piece `i` holds MRR (a positive amount in the report currency, after rounding) at the
+ * last day of some period before the timeline: what makes a later arrival a reactivation.
+ */
+export function paidAtEarlierPeriodEnd(pieces: MrrPieces, records: RecordColumns, converter: Converter, timeline: Timeline, i: number): boolean {
+  const { resolution, firstIndex } = timeline;
+  const end = pieces.end[i] as number;
+  if (!((pieces.orig[i] as number) > 0)) return false;
+  for (let period = periodOfDay(resolution, pieces.start[i] as number); period < firstIndex; period++) {
+    const measure = periodLastDay(resolution, period);
+    if (measure >= end) return false;
+    if (pieceValueOn(pieces, records, converter, i, measure) > 0) return true;
+  }
+  return false;
 }

@@ -124,7 +124,7 @@ export function computeMrrSeries(snapshot: AccountSnapshot, request: MrrSeriesRe
         segmenter,
         resolver,
         accumulator: new MovementAccumulator(resolver.groups.names.length, P, movementOptions),
-        paidBeforeTimeline: customerGroupsPaidBefore(snapshot, resolver.segment, resolver.groups, pieces, timeline),
+        paidBeforeTimeline: customerGroupsPaidBefore(snapshot, resolver.segment, resolver.groups, pieces, timeline, converter),
         groupAt: new Int32Array(P),
       };
       customerSplits.push(split);

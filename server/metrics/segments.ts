@@ -1,5 +1,7 @@
 import { valueAt, valueChangeMonths } from './customerAttributes';
+import type { Converter } from './currency';
 import { monthOfDay } from './days';
+import { pieceValueOn } from './mrr';
 import { periodLastDay, periodOfDay, type Timeline } from './periods';
 import type { MrrPieces } from './pieceColumns';
 import { ITEM_TYPES, type AccountSnapshot, type CustomerSegmentColumns } from './snapshot';
@@ -220,7 +222,14 @@ export class CustomerGroupResolver {
  * unit * groupCount + group: so that a unit returning to a segment it paid in before the
  * report range is a reactivation there, not new business.
  */
-export function customerGroupsPaidBefore(snapshot: AccountSnapshot, segment: CustomerSegmentColumns, groups: ValueGroups, pieces: MrrPieces, timeline: Timeline): Set<number> {
+export function customerGroupsPaidBefore(
+  snapshot: AccountSnapshot,
+  segment: CustomerSegmentColumns,
+  groups: ValueGroups,
+  pieces: MrrPieces,
+  timeline: Timeline,
+  converter: Converter,
+): Set<number> {
   const paid = new Set<number>();
   const { resolution, firstIndex } = timeline;
   const firstDay = timeline.length > 0 ? (timeline.firstDay[0] as number) : 0;
@@ -233,6 +242,7 @@ export function customerGroupsPaidBefore(snapshot: AccountSnapshot, segment: Cus
     for (let period = periodOfDay(resolution, start); period < firstIndex; period++) {
       const measure = periodLastDay(resolution, period);
       if (measure >= end) break;
+      if (!(pieceValueOn(pieces, snapshot.records, converter, i, measure) > 0)) continue;
       paid.add(unit * groupCount + groupOf(groups, valueAt(segment, snapshot.customers, unit, monthOfDay(measure))));
     }
   }

@@ -173,7 +173,7 @@ export function visitUnitCells(context: UnitCellContext, segmenter: Segmenter | 
     const G = resolver.groups.names.length;
     const accumulator = new MovementAccumulator(G, P, options);
     const watcher = new CellWatcher(accumulator.buffers);
-    const paidBefore = customerGroupsPaidBefore(snapshot, resolver.segment, resolver.groups, pieces, timeline);
+    const paidBefore = customerGroupsPaidBefore(snapshot, resolver.segment, resolver.groups, pieces, timeline, converter);
     const groupAt = new Int32Array(P);
     for (let unit = 0; unit < pieces.unitCount; unit++) {
       const first = pieces.unitStart[unit] as number;
