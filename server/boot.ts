@@ -25,6 +25,8 @@ export async function bootStorage(config: Config, log: { info: (message: string)
       const started = Date.now();
       const result = await seedDemoAccount(db.kysely, { email: config.demoEmail, password: config.demoPassword, now: new Date() });
       seeded = true;
+      // Planner statistics for the fresh tables (PGlite has no autovacuum to gather them).
+      await db.executeSql('analyze');
       log.info(
         `Seeded the demo account: ${result.counts.customers} customers, ${result.counts.payments} payments, ` +
           `${result.counts.costs} costs in ${((Date.now() - started) / 1000).toFixed(1)} s`,

@@ -1,6 +1,7 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import * as initial from './migrations/0001_initial';
 import * as auth from './migrations/0002_auth';
+import * as metricsRead from './migrations/0003_metrics_read';
 import type { DB } from './schema';
 
 /**
@@ -11,6 +12,7 @@ import type { DB } from './schema';
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_auth': auth,
+  '0003_metrics_read': metricsRead,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,254 +1,402 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema';
-import { createSnapshotBuilder, SnapshotError, type AccountSnapshot } from './snapshot';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from '../db/database';
+import type { DB, ItemType } from '../db/schema';
+import { ITEM_TYPES, createSnapshotBuilder, SnapshotError, type AccountSnapshot, type CustomerRow, type RawSnapshotSink } from './snapshot';
 
 /**
- * Reads one account into an AccountSnapshot. Every tenant query filters by account_id; large
- * tables are read in pages ordered by their primary key (keyset pagination: each page starts
- * after the last key of the one before), so no query returns a giant result and memory holds
- * one page of row objects at a time: the builder keeps only typed columns.
+ * Reads one account into an AccountSnapshot: one pass over each table, every tenant query
+ * filtered by account_id, all of it inside one read-only REPEATABLE READ transaction, so the
+ * tables agree with each other even while an import writes.
+ *
+ * The large tables (customers, their segment values, payments, items, payment attribute
+ * values) do not come back as rows. Each query returns a handful of rows per table (one per
+ * group of a low-cardinality key such as currency, product or attribute value) whose columns
+ * are whole columns of the table joined into one text value: keys joined by U+001F (the
+ * schema forbids control characters in keys: migration 0003), numbers by commas, free text
+ * with its lengths. Both engines build such a value far faster than they send a million rows
+ * (PGlite most of all: its per-row protocol decoding was 90% of the old read), and the client
+ * reads it in place: numbers parsed from character codes, keys hashed as slices of the big
+ * string (server/metrics/keyIndex.ts), no row objects. docs/metrics.md, "Reading the snapshot".
  */
 export interface LoadSnapshotOptions {
-  /** Rows per query (default 50,000). */
-  pageSize?: number;
   /** Currencies to load ECB rates for besides those the account uses (e.g. a report currency). */
   extraCurrencies?: readonly string[];
+  /** Called after each step with the milliseconds it took (the benchmark prints them). */
+  onStep?: (step: string, ms: number) => void;
 }
 
-export const DEFAULT_PAGE_SIZE = 50_000;
+const KEY_SEPARATOR = '\u001f';
+const COMMA = 44;
+const MINUS = 45;
+const ZERO = 48;
 
-/** Pages of a keyset-paginated query: `fetch(after)` returns up to pageSize rows after the last row of the previous page. */
-async function forEachPage<Key, Row extends Key>(pageSize: number, fetch: (after: Key | undefined) => Promise<Row[]>, onPage: (rows: Row[]) => void): Promise<number> {
-  let after: Key | undefined;
-  let total = 0;
-  for (;;) {
-    const rows = await fetch(after);
-    if (rows.length > 0) onPage(rows);
-    total += rows.length;
-    if (rows.length < pageSize) return total;
-    after = rows[rows.length - 1];
+/** Positions of `count` keys joined by U+001F in `text`: key k is [starts[k], starts[k + 1] - 1). */
+function splitKeys(text: string, count: number, what: string): Int32Array {
+  const starts = new Int32Array(count + 1);
+  let at = 0;
+  for (let k = 0; k < count; k++) {
+    starts[k] = at;
+    const next = text.indexOf(KEY_SEPARATOR, at);
+    at = next < 0 ? text.length + 1 : next + 1;
   }
+  starts[count] = at;
+  if (count > 0 && at !== text.length + 1) throw new SnapshotError(`${what}: expected ${count} keys`);
+  if (count === 0 && text.length > 0) throw new SnapshotError(`${what}: expected no keys`);
+  return starts;
 }
 
-export async function loadSnapshot(db: Kysely<DB>, accountId: string, options: LoadSnapshotOptions = {}): Promise<AccountSnapshot> {
-  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(pageSize) || pageSize < 1) throw new RangeError('pageSize must be a positive integer');
-  const account = await db
-    .selectFrom('accounts')
-    .select(['id', 'currency', 'churn_window_seconds', 'take_exchange_rates_from', 'match_movements_by_currency', 'corrections_handling', 'include_metered_in_mrr'])
-    .where('id', '=', accountId)
-    .executeTakeFirst();
+/** `count` integers joined by commas (the int-to-text output of PostgreSQL). */
+function parseIntegers(text: string, count: number, what: string): Float64Array {
+  const out = new Float64Array(count);
+  let at = 0;
+  const end = text.length;
+  for (let k = 0; k < count; k++) {
+    let negative = false;
+    if (text.charCodeAt(at) === MINUS) {
+      negative = true;
+      at++;
+    }
+    let value = 0;
+    let digits = 0;
+    for (; at < end; at++) {
+      const c = text.charCodeAt(at) - ZERO;
+      if (c < 0 || c > 9) break;
+      value = value * 10 + c;
+      digits++;
+    }
+    if (digits === 0 || (at < end && text.charCodeAt(at) !== COMMA)) throw new SnapshotError(`${what}: not a list of ${count} integers`);
+    out[k] = negative ? -value : value;
+    at++;
+  }
+  if (count > 0 ? at !== end + 1 : end !== 0) throw new SnapshotError(`${what}: not a list of ${count} integers`);
+  return out;
+}
+
+/** `count` numbers joined by commas (decimal output, e.g. of a numeric). */
+function parseDecimals(text: string, count: number, what: string): Float64Array {
+  const parts = count === 0 ? [] : text.split(',');
+  if (parts.length !== count) throw new SnapshotError(`${what}: not a list of ${count} numbers`);
+  return Float64Array.from(parts, Number);
+}
+
+/**
+ * Free text aggregated without separators, cut by its lengths. PostgreSQL counts characters
+ * (code points), JavaScript strings count UTF-16 units: a character outside the Basic
+ * Multilingual Plane (an emoji) is two units.
+ */
+function cutByLengths(text: string, lengths: Float64Array, what: string): string[] {
+  const out = new Array<string>(lengths.length);
+  let at = 0;
+  for (let k = 0; k < lengths.length; k++) {
+    const from = at;
+    for (let left = lengths[k] as number; left > 0 && at < text.length; left--) {
+      const unit = text.charCodeAt(at);
+      at += unit >= 0xd800 && unit <= 0xdbff ? 2 : 1;
+    }
+    out[k] = text.slice(from, at);
+  }
+  if (at !== text.length) throw new SnapshotError(`${what}: lengths do not add up`);
+  return out;
+}
+
+type Row = Record<string, unknown>;
+
+async function rows(trx: Transaction<DB>, query: ReturnType<typeof sql>): Promise<Row[]> {
+  return (await query.execute(trx)).rows as Row[];
+}
+
+const text = (row: Row, column: string): string => (row[column] as string | null) ?? '';
+const count = (row: Row): number => Number(row.n);
+
+const readOnly = (kysely: Kysely<DB>) => kysely.transaction().setIsolationLevel('repeatable read').setAccessMode('read only');
+
+/**
+ * On PostgreSQL (a `Database` of that kind) the payments, the largest query, run on a second
+ * pooled connection in a transaction that imports the first one's snapshot
+ * (`pg_export_snapshot`, `set transaction snapshot`): the server builds both halves at once,
+ * on two cores, and both see exactly the same data. (The pool must allow two connections; the
+ * server's has ten.)
+ */
+export async function loadSnapshot(db: Database | Kysely<DB>, accountId: string, options: LoadSnapshotOptions = {}): Promise<AccountSnapshot> {
+  const kysely = 'kysely' in db ? db.kysely : db;
+  const parallel = 'kind' in db && db.kind === 'postgresql';
+  return readOnly(kysely).execute(async (trx) => {
+    if (!parallel) return readAccount(trx, accountId, options, rows(trx, paymentsSql(accountId)));
+    const [exported] = await rows(trx, sql`select pg_export_snapshot() as snapshot`);
+    const payments = readOnly(kysely).execute(async (twin) => {
+      await sql`set transaction snapshot ${sql.lit(String(exported?.snapshot))}`.execute(twin);
+      return rows(twin, paymentsSql(accountId));
+    });
+    return readAccount(trx, accountId, options, started(payments));
+  });
+}
+
+/** A query started now and awaited later: its failure surfaces where it is awaited, never as an unhandled rejection. */
+function started<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
+}
+
+async function readAccount(trx: Transaction<DB>, accountId: string, options: LoadSnapshotOptions, payments: Promise<Row[]>): Promise<AccountSnapshot> {
+  // Every query is sent at once: the connection runs them one after another while this
+  // process turns the earlier results into columns (PostgreSQL works in parallel with us).
+  const accountQuery = started(
+    trx
+      .selectFrom('accounts')
+      .select(['id', 'currency', 'churn_window_seconds', 'take_exchange_rates_from', 'match_movements_by_currency', 'corrections_handling', 'include_metered_in_mrr'])
+      .where('id', '=', accountId)
+      .executeTakeFirst(),
+  );
+  const currencyQuery = started(trx.selectFrom('currencies').select(['iso', 'minor_unit_digits']).execute());
+  const attributeQuery = started(trx.selectFrom('object_attributes').select(['id', 'name', 'object']).where('account_id', '=', accountId).orderBy('id').execute());
+  const customerQuery = started(rows(trx, customersSql(accountId)));
+  const segmentQuery = started(
+    trx.selectFrom('customer_segments').select(['id', 'name', 'object_attribute_id', 'value_source', 'time_sensitive']).where('account_id', '=', accountId).orderBy('id').execute(),
+  );
+  const segmentValueQuery = started(rows(trx, customerSegmentValuesSql(accountId)));
+  const productQuery = started(trx.selectFrom('products').select(['key', 'name']).where('account_id', '=', accountId).orderBy('key').execute());
+  const paymentQuery = started(payments);
+  const itemQuery = started(rows(trx, paymentItemsSql(accountId)));
+  const discountQuery = started(
+    trx.selectFrom('payment_discounts').select(['payment_id', 'position', 'kind', 'monthly_amount']).where('account_id', '=', accountId).orderBy('payment_id').orderBy('position').execute(),
+  );
+  const attributeValueQuery = started(rows(trx, paymentAttributeValuesSql(accountId)));
+  // Earlier versions only (a partial index finds them): the current one is the payment row itself.
+  const versionQuery = started(
+    trx
+      .selectFrom('payment_versions')
+      .select(['payment_id', 'version', 'customer_id', 'started_at', 'duration_in_months', 'total_value', 'currency', 'items', 'discounts', 'deleted', 'valid_from', 'valid_to'])
+      .where('account_id', '=', accountId)
+      .where('valid_to', 'is not', null)
+      .orderBy('payment_id').orderBy('version')
+      .execute(),
+  );
+  const costQuery = started(trx.selectFrom('costs').select(['id', 'value', 'currency', 'date', 'name', 'invoice_number']).where('account_id', '=', accountId).orderBy('id').execute());
+  const costValueQuery = started(
+    trx.selectFrom('cost_segment_values').select(['cost_id', 'attribute_id', 'value']).where('account_id', '=', accountId).orderBy('cost_id').orderBy('attribute_id').execute(),
+  );
+  const dealQuery = started(
+    trx
+      .selectFrom('deals')
+      .select(['id', 'name', 'value', 'currency', 'stage', 'stage_changed_at', 'created_at', 'customer_id', 'public_id', 'owner_name', 'external_url'])
+      .where('account_id', '=', accountId)
+      .orderBy('id')
+      .execute(),
+  );
+  const accountRateQuery = started(trx.selectFrom('account_exchange_rates').select(['since', 'iso', 'rate']).where('account_id', '=', accountId).orderBy('since').orderBy('iso').execute());
+  // Currencies a report of this account may be shown in.
+  const reportCurrencyQuery = started(
+    trx
+      .selectFrom('report_settings')
+      .select('currency')
+      .distinct()
+      .where('account_id', '=', accountId)
+      .where('currency', 'is not', null)
+      .union(trx.selectFrom('business_reports').select('currency').distinct().where('account_id', '=', accountId).where('currency', 'is not', null))
+      .execute(),
+  );
+
+  const account = await accountQuery;
   if (!account) throw new SnapshotError(`no account '${accountId}'`);
+  let last = performance.now();
+  const step = (name: string) => {
+    const now = performance.now();
+    options.onStep?.(name, now - last);
+    last = now;
+  };
   const builder = createSnapshotBuilder(account);
+  const raw = builder.raw;
   const usedCurrencies = new Set<string>([account.currency, ...(options.extraCurrencies ?? [])]);
 
-  builder.addCurrencies(await db.selectFrom('currencies').select(['iso', 'minor_unit_digits']).execute());
-  builder.addObjectAttributes(await db.selectFrom('object_attributes').select(['id', 'name', 'object']).where('account_id', '=', accountId).orderBy('id').execute());
-
-  await forEachPage(
-    pageSize,
-    (after: { id: string } | undefined) =>
-      db
-        .selectFrom('customers')
-        .select(['id', 'name', 'parent_id', 'include_in_calculations_by_default', 'deleted_at'])
-        .where('account_id', '=', accountId)
-        .$if(after !== undefined, (q) => q.where('id', '>', after!.id))
-        .orderBy('id')
-        .limit(pageSize)
-        .execute(),
-    (rows) => builder.addCustomers(rows),
-  );
-
-  builder.addCustomerSegments(
-    await db.selectFrom('customer_segments').select(['id', 'name', 'object_attribute_id', 'value_source', 'time_sensitive']).where('account_id', '=', accountId).orderBy('id').execute(),
-  );
-  await forEachPage(
-    pageSize,
-    (after: { customer_id: string; segment_id: string; year: number; month: number } | undefined) =>
-      db
-        .selectFrom('customer_segment_values')
-        .select(['customer_id', 'segment_id', 'year', 'month', 'value'])
-        .where('account_id', '=', accountId)
-        .$if(after !== undefined, (q) =>
-          q.where((eb) =>
-            eb(eb.refTuple('customer_id', 'segment_id', 'year', 'month'), '>', eb.tuple(after!.customer_id, after!.segment_id, after!.year, after!.month)),
-          ),
-        )
-        .orderBy('customer_id').orderBy('segment_id').orderBy('year').orderBy('month')
-        .limit(pageSize)
-        .execute(),
-    (rows) => builder.addCustomerSegmentValues(rows),
-  );
-
-  await forEachPage(
-    pageSize,
-    (after: { key: string } | undefined) =>
-      db
-        .selectFrom('products')
-        .select(['key', 'name'])
-        .where('account_id', '=', accountId)
-        .$if(after !== undefined, (q) => q.where('key', '>', after!.key))
-        .orderBy('key')
-        .limit(pageSize)
-        .execute(),
-    (rows) => builder.addProducts(rows),
-  );
-
-  await forEachPage(
-    pageSize,
-    (after: { id: string } | undefined) =>
-      db
-        .selectFrom('payments')
-        .select(['id', 'customer_id', 'started_at', 'duration_in_months', 'total_value', 'currency', 'version', 'deleted_at'])
-        .where('account_id', '=', accountId)
-        .$if(after !== undefined, (q) => q.where('id', '>', after!.id))
-        .orderBy('id')
-        .limit(pageSize)
-        .execute(),
-    (rows) => {
-      for (const row of rows) usedCurrencies.add(row.currency);
-      builder.addPayments(rows);
-    },
-  );
-
-  await forEachPage(
-    pageSize,
-    (after: { payment_id: string; position: number } | undefined) =>
-      db
-        .selectFrom('payment_items')
-        .select(['payment_id', 'position', 'product_key', 'type', 'quantity'])
-        .where('account_id', '=', accountId)
-        .$if(after !== undefined, (q) => q.where((eb) => eb(eb.refTuple('payment_id', 'position'), '>', eb.tuple(after!.payment_id, after!.position))))
-        .orderBy('payment_id').orderBy('position')
-        .limit(pageSize)
-        .execute(),
-    (rows) => builder.addPaymentItems(rows),
-  );
-
-  await forEachPage(
-    pageSize,
-    (after: { payment_id: string; position: number } | undefined) =>
-      db
-        .selectFrom('payment_discounts')
-        .select(['payment_id', 'position', 'kind', 'monthly_amount'])
-        .where('account_id', '=', accountId)
-        .$if(after !== undefined, (q) => q.where((eb) => eb(eb.refTuple('payment_id', 'position'), '>', eb.tuple(after!.payment_id, after!.position))))
-        .orderBy('payment_id').orderBy('position')
-        .limit(pageSize)
-        .execute(),
-    (rows) => builder.addPaymentDiscounts(rows),
-  );
-
-  await forEachPage(
-    pageSize,
-    (after: { payment_id: string; attribute_id: string } | undefined) =>
-      db
-        .selectFrom('payment_segment_values')
-        .select(['payment_id', 'attribute_id', 'value'])
-        .where('account_id', '=', accountId)
-        .$if(after !== undefined, (q) => q.where((eb) => eb(eb.refTuple('payment_id', 'attribute_id'), '>', eb.tuple(after!.payment_id, after!.attribute_id))))
-        .orderBy('payment_id').orderBy('attribute_id')
-        .limit(pageSize)
-        .execute(),
-    (rows) => builder.addPaymentSegmentValues(rows),
-  );
-
-  // Earlier versions only: the current one is the payment row itself.
-  await forEachPage(
-    pageSize,
-    (after: { payment_id: string; version: number } | undefined) =>
-      db
-        .selectFrom('payment_versions')
-        .select(['payment_id', 'version', 'customer_id', 'started_at', 'duration_in_months', 'total_value', 'currency', 'items', 'discounts', 'deleted', 'valid_from', 'valid_to'])
-        .where('account_id', '=', accountId)
-        .where('valid_to', 'is not', null)
-        .$if(after !== undefined, (q) => q.where((eb) => eb(eb.refTuple('payment_id', 'version'), '>', eb.tuple(after!.payment_id, after!.version))))
-        .orderBy('payment_id').orderBy('version')
-        .limit(pageSize)
-        .execute(),
-    (rows) => {
-      for (const row of rows) usedCurrencies.add(row.currency);
-      builder.addPaymentVersions(rows);
-    },
-  );
-
-  await forEachPage(
-    pageSize,
-    (after: { id: string } | undefined) =>
-      db
-        .selectFrom('costs')
-        .select(['id', 'value', 'currency', 'date', 'name', 'invoice_number'])
-        .where('account_id', '=', accountId)
-        .$if(after !== undefined, (q) => q.where('id', '>', after!.id))
-        .orderBy('id')
-        .limit(pageSize)
-        .execute(),
-    (rows) => {
-      for (const row of rows) usedCurrencies.add(row.currency);
-      builder.addCosts(rows);
-    },
-  );
-  await forEachPage(
-    pageSize,
-    (after: { cost_id: string; attribute_id: string } | undefined) =>
-      db
-        .selectFrom('cost_segment_values')
-        .select(['cost_id', 'attribute_id', 'value'])
-        .where('account_id', '=', accountId)
-        .$if(after !== undefined, (q) => q.where((eb) => eb(eb.refTuple('cost_id', 'attribute_id'), '>', eb.tuple(after!.cost_id, after!.attribute_id))))
-        .orderBy('cost_id').orderBy('attribute_id')
-        .limit(pageSize)
-        .execute(),
-    (rows) => builder.addCostSegmentValues(rows),
-  );
-
-  await forEachPage(
-    pageSize,
-    (after: { id: string } | undefined) =>
-      db
-        .selectFrom('deals')
-        .select(['id', 'name', 'value', 'currency', 'stage', 'stage_changed_at', 'created_at', 'customer_id', 'public_id', 'owner_name', 'external_url'])
-        .where('account_id', '=', accountId)
-        .$if(after !== undefined, (q) => q.where('id', '>', after!.id))
-        .orderBy('id')
-        .limit(pageSize)
-        .execute(),
-    (rows) => {
-      for (const row of rows) usedCurrencies.add(row.currency);
-      builder.addDeals(rows);
-    },
-  );
-
-  const accountRates = await db.selectFrom('account_exchange_rates').select(['since', 'iso', 'rate']).where('account_id', '=', accountId).orderBy('since').orderBy('iso').execute();
+  builder.addCurrencies(await currencyQuery);
+  builder.addObjectAttributes(await attributeQuery);
+  builder.addCustomers(customersOf(await customerQuery));
+  step('customers');
+  builder.addCustomerSegments(await segmentQuery);
+  addCustomerSegmentValues(await segmentValueQuery, raw);
+  step('customer segment values');
+  builder.addProducts(await productQuery);
+  for (const iso of addPayments(await paymentQuery, raw)) usedCurrencies.add(iso);
+  step('payments');
+  addPaymentItems(await itemQuery, raw);
+  step('payment items');
+  builder.addPaymentDiscounts(await discountQuery);
+  addPaymentAttributeValues(await attributeValueQuery, raw);
+  step('payment attribute values');
+  const versions = await versionQuery;
+  for (const row of versions) usedCurrencies.add(row.currency);
+  builder.addPaymentVersions(versions);
+  step('payment versions');
+  const costs = await costQuery;
+  for (const row of costs) usedCurrencies.add(row.currency);
+  builder.addCosts(costs);
+  builder.addCostSegmentValues(await costValueQuery);
+  const deals = await dealQuery;
+  for (const row of deals) usedCurrencies.add(row.currency);
+  builder.addDeals(deals);
+  const accountRates = await accountRateQuery;
   builder.addAccountExchangeRates(accountRates);
   for (const row of accountRates) usedCurrencies.add(row.iso);
-  // Currencies a report of this account may be shown in.
-  const reportCurrencies = await db
-    .selectFrom('report_settings')
-    .select('currency')
-    .distinct()
-    .where('account_id', '=', accountId)
-    .where('currency', 'is not', null)
-    .union(db.selectFrom('business_reports').select('currency').distinct().where('account_id', '=', accountId).where('currency', 'is not', null))
-    .execute();
-  for (const row of reportCurrencies) if (row.currency) usedCurrencies.add(row.currency);
+  for (const row of await reportCurrencyQuery) if (row.currency) usedCurrencies.add(row.currency);
+  step('costs and deals');
 
   // ECB rates (a shared reference table) of the currencies this account needs.
   const currencies = [...usedCurrencies].filter((iso) => iso !== 'EUR').sort();
-  if (currencies.length > 0) {
-    await forEachPage(
-      pageSize,
-      (after: { day: string; currency: string } | undefined) =>
-        db
-          .selectFrom('exchange_rates')
-          .select(['day', 'currency', 'rate_per_eur'])
-          .where('currency', 'in', currencies)
-          .$if(after !== undefined, (q) => q.where((eb) => eb(eb.refTuple('day', 'currency'), '>', eb.tuple(after!.day, after!.currency))))
-          .orderBy('day').orderBy('currency')
-          .limit(pageSize)
-          .execute(),
-      (rows) => builder.addExchangeRates(rows),
-    );
+  if (currencies.length > 0) addExchangeRates(await rows(trx, exchangeRatesSql(currencies)), raw);
+  step('exchange rates');
+  const snapshot = builder.finish();
+  step('columns');
+  return snapshot;
+}
+
+const customersSql = (accountId: string) =>
+  sql`select count(*) as n,
+          string_agg(id, E'\\x1f') as ids,
+          string_agg(coalesce(parent_id, ''), E'\\x1f') as parents,
+          string_agg(name, '') as names,
+          string_agg(length(name)::text, ',') as name_lengths,
+          string_agg((case when include_in_calculations_by_default then '1' else '0' end) || (case when deleted_at is null then '0' else '1' end), '') as flags
+        from customers where account_id = ${accountId}`;
+
+function customersOf(result: Row[]): CustomerRow[] {
+  const [row] = result;
+  if (!row) return [];
+  const n = count(row);
+  const ids = text(row, 'ids');
+  const idStarts = splitKeys(ids, n, 'customer ids');
+  const parents = text(row, 'parents');
+  const parentStarts = splitKeys(parents, n, 'customer parents');
+  const names = cutByLengths(text(row, 'names'), parseIntegers(text(row, 'name_lengths'), n, 'customer name lengths'), 'customer names');
+  const flags = text(row, 'flags');
+  const customers: CustomerRow[] = new Array(n);
+  for (let k = 0; k < n; k++) {
+    const parentStart = parentStarts[k] as number;
+    const parentEnd = (parentStarts[k + 1] as number) - 1;
+    customers[k] = {
+      id: ids.slice(idStarts[k], (idStarts[k + 1] as number) - 1),
+      name: names[k] as string,
+      parent_id: parentEnd > parentStart ? parents.slice(parentStart, parentEnd) : null,
+      include_in_calculations_by_default: flags.charCodeAt(2 * k) === 49,
+      // The builder only asks whether a customer is deleted, not when.
+      deleted_at: flags.charCodeAt(2 * k + 1) === 49 ? 'deleted' : null,
+    };
   }
-  return builder.finish();
+  return customers;
+}
+
+/** Resolves keys joined by U+001F to indices with `find`, failing on an unknown one. */
+function resolveKeys(keys: string, n: number, what: string, find: (text: string, start: number, end: number, hint: number) => number): Int32Array {
+  const starts = splitKeys(keys, n, what);
+  const out = new Int32Array(n);
+  let found = -1;
+  for (let k = 0; k < n; k++) {
+    const start = starts[k] as number;
+    const end = (starts[k + 1] as number) - 1;
+    found = find(keys, start, end, found);
+    if (found < 0) throw new SnapshotError(`${what} refers to unknown '${keys.slice(start, end)}'`);
+    out[k] = found;
+  }
+  return out;
+}
+
+const customerSegmentValuesSql = (accountId: string) =>
+  sql`select segment_id, value, count(*) as n,
+          string_agg(customer_id, E'\\x1f') as customers,
+          string_agg((year * 12 + month - 1)::text, ',') as months
+        from customer_segment_values where account_id = ${accountId}
+        group by segment_id, value`;
+
+function addCustomerSegmentValues(groups: Row[], raw: RawSnapshotSink): void {
+  for (const group of groups) {
+    const n = count(group);
+    const segmentId = group.segment_id as string;
+    const value = group.value as string | null;
+    const customers = resolveKeys(text(group, 'customers'), n, `segment '${segmentId}' value`, raw.customerOf);
+    raw.addCustomerSegmentValues(segmentId, value, customers, parseIntegers(text(group, 'months'), n, 'segment value months'));
+  }
+}
+
+const paymentsSql = (accountId: string) =>
+  sql`select currency, version, deleted_at is not null as deleted, count(*) as n,
+          string_agg(id, E'\\x1f') as ids,
+          string_agg(customer_id, E'\\x1f') as customers,
+          string_agg((started_at - date '1970-01-01')::text, ',') as starts,
+          string_agg(duration_in_months::text, ',') as durations,
+          string_agg(total_value::text, ',') as totals
+        from payments where account_id = ${accountId}
+        group by currency, version, deleted_at is not null`;
+
+/** Returns the currencies the payments use. */
+function addPayments(groups: Row[], raw: RawSnapshotSink): string[] {
+  const currencies = new Set<string>();
+  raw.reservePayments(groups.reduce((sum, group) => sum + count(group), 0));
+  for (const group of groups) {
+    const n = count(group);
+    const iso = group.currency as string;
+    currencies.add(iso);
+    const currency = raw.currencyOf(iso);
+    const version = Number(group.version);
+    const deleted = group.deleted === true;
+    const ids = text(group, 'ids');
+    const source = raw.paymentIdSource(ids);
+    const idStarts = splitKeys(ids, n, 'payment ids');
+    const customers = resolveKeys(text(group, 'customers'), n, 'payment customer', raw.customerOf);
+    const starts = parseIntegers(text(group, 'starts'), n, 'payment starts');
+    const durations = parseIntegers(text(group, 'durations'), n, 'payment durations');
+    const totals = parseIntegers(text(group, 'totals'), n, 'payment totals');
+    for (let k = 0; k < n; k++) {
+      raw.addPayment(source, idStarts[k] as number, (idStarts[k + 1] as number) - 1, customers[k] as number, starts[k] as number, durations[k] as number, totals[k] as number, currency, version, deleted);
+    }
+  }
+  return [...currencies];
+}
+
+const paymentItemsSql = (accountId: string) =>
+  sql`select product_key, type, count(*) as n,
+          string_agg(payment_id, E'\\x1f') as payments,
+          string_agg(position::text, ',') as positions,
+          string_agg(quantity::text, ',') as quantities
+        from payment_items where account_id = ${accountId}
+        group by product_key, type`;
+
+function addPaymentItems(groups: Row[], raw: RawSnapshotSink): void {
+  for (const group of groups) {
+    const n = count(group);
+    const product = raw.productOf(group.product_key as string);
+    const type = ITEM_TYPES.indexOf(group.type as ItemType);
+    if (type < 0) throw new SnapshotError(`unknown item type '${String(group.type)}'`);
+    const payments = resolveKeys(text(group, 'payments'), n, 'payment item', raw.paymentOf);
+    raw.addPaymentItems(product, type, payments, parseIntegers(text(group, 'positions'), n, 'item positions'), parseIntegers(text(group, 'quantities'), n, 'item quantities'));
+  }
+}
+
+const paymentAttributeValuesSql = (accountId: string) =>
+  sql`select attribute_id, value, count(*) as n, string_agg(payment_id, E'\\x1f') as payments
+        from payment_segment_values where account_id = ${accountId}
+        group by attribute_id, value`;
+
+function addPaymentAttributeValues(groups: Row[], raw: RawSnapshotSink): void {
+  for (const group of groups) {
+    const n = count(group);
+    const attributeId = group.attribute_id as string;
+    const value = group.value as string | null;
+    raw.addPaymentAttributeValues(attributeId, value, resolveKeys(text(group, 'payments'), n, 'payment attribute value', raw.paymentOf));
+  }
+}
+
+const exchangeRatesSql = (currencies: string[]) =>
+  sql`select currency, count(*) as n,
+          string_agg((day - date '1970-01-01')::text, ',') as days,
+          string_agg(rate_per_eur::text, ',') as rates
+        from exchange_rates where currency in (${sql.join(currencies)})
+        group by currency`;
+
+function addExchangeRates(groups: Row[], raw: RawSnapshotSink): void {
+  for (const group of groups) {
+    const n = count(group);
+    const currency = raw.currencyOf(group.currency as string);
+    const days = parseIntegers(text(group, 'days'), n, 'rate days');
+    const rates = parseDecimals(text(group, 'rates'), n, 'rates');
+    for (let k = 0; k < n; k++) raw.addExchangeRate(days[k] as number, currency, rates[k] as number);
+  }
 }

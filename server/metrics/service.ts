@@ -76,7 +76,7 @@ const isBuiltIn = (id: string) => BUILT_IN.has(id) || /^(customer_segment|cost_s
 export function createMetricsService(db: Database, options: MetricsServiceOptions = {}): MetricsService {
   const capacity = Math.max(1, options.capacity ?? DEFAULT_SNAPSHOT_CACHE_SIZE);
   const now = options.now ?? (() => new Date());
-  const load = options.load ?? ((database, accountId, extraCurrencies) => loadSnapshot(database.kysely, accountId, { extraCurrencies }));
+  const load = options.load ?? ((database, accountId, extraCurrencies) => loadSnapshot(database, accountId, { extraCurrencies }));
   const cache = new Map<string, Entry>();
   let unlisten: (() => Promise<void>) | null = null;
 

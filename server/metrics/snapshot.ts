@@ -8,10 +8,11 @@ import type {
   SegmentValueSource,
   TakeExchangeRatesFrom,
 } from '../db/schema';
-import { DAY_NEVER_AFTER, DAY_NEVER_BEFORE, absoluteMonth, addMonths, dayFromInstant, dayFromIso } from './days';
+import { DAY_NEVER_AFTER, DAY_NEVER_BEFORE, absoluteMonth, addMonths, dayFromInstant, dayFromIso, isoFromDay } from './days';
 import { float64Column, int32Column, uint8Column, type GrowableColumn } from './growableColumn';
+import { KeyIndex } from './keyIndex';
 import { allocateProportionally, roundHalfEven } from './money';
-import { packStrings, type StringColumn } from './stringColumn';
+import type { StringColumn } from './stringColumn';
 
 /**
  * The metrics engine's input: one account's data as typed columns, built once from plain
@@ -427,8 +428,36 @@ export interface SnapshotBuilder {
   addDeals(rows: readonly DealRow[]): void;
   addExchangeRates(rows: readonly ExchangeRateRow[]): void;
   addAccountExchangeRates(rows: readonly AccountExchangeRateRow[]): void;
+  /** Column-at-a-time entry points for loaders that hold aggregated columns, not row objects. */
+  readonly raw: RawSnapshotSink;
   /** The finished snapshot; the builder must not be used afterwards. */
   finish(): AccountSnapshot;
+}
+
+/**
+ * The builder's hot paths without row objects: keys are slices [start, end) of a larger
+ * string (one aggregated text value per column), references are resolved by the caller.
+ */
+export interface RawSnapshotSink {
+  /** The customer whose id is text[start, end), or -1; `hint`: the customer found for the previous key (-1: none). */
+  customerOf(text: string, start: number, end: number, hint: number): number;
+  currencyOf(iso: string): number;
+  productOf(key: string): number;
+  /** Makes room for `count` more payments. */
+  reservePayments(count: number): void;
+  /** Registers a string that holds payment ids; `addPayment` refers to it by the returned number. */
+  paymentIdSource(text: string): number;
+  addPayment(source: number, start: number, end: number, customer: number, startDay: number, duration: number, total: number, currency: number, version: number, deleted: boolean): void;
+  /** The payment whose id is text[start, end), or -1; `hint`: the payment found for the previous key (-1: none). */
+  paymentOf(text: string, start: number, end: number, hint: number): number;
+  /** Items of one product and type (`type`: index into ITEM_TYPES). */
+  addPaymentItems(product: number, type: number, payments: Int32Array, positions: Float64Array, quantities: Float64Array): void;
+  /** One attribute's value for each of `payments`. */
+  addPaymentAttributeValues(attributeId: string, value: string | null, payments: Int32Array): void;
+  /** One segment's value for each of `customers`, in force from `months[k]` (absolute months). */
+  addCustomerSegmentValues(segmentId: string, value: string | null, customers: Int32Array, months: Float64Array): void;
+  /** `rate`: units of the currency per euro on `day`. */
+  addExchangeRate(day: number, currency: number, rate: number): void;
 }
 
 function parseRate(value: string | number, what: string): number {
@@ -454,6 +483,7 @@ export function createSnapshotBuilder(account: AccountRow): SnapshotBuilder {
   currency('EUR');
 
   const customerIds = new Interner();
+  const customerKeys = new KeyIndex();
   const customerNames: string[] = [];
   const customerParentIds: (string | null)[] = [];
   const customerIncluded = uint8Column();
@@ -469,7 +499,7 @@ export function createSnapshotBuilder(account: AccountRow): SnapshotBuilder {
   const segments = new Map<string, SegmentBuilder>();
   const products = new Interner();
 
-  const paymentIds = new Interner();
+  const paymentIds = new KeyIndex();
   const payCustomer = int32Column();
   const payStart = int32Column();
   const payDuration = int32Column();
@@ -478,8 +508,8 @@ export function createSnapshotBuilder(account: AccountRow): SnapshotBuilder {
   const payVersion = int32Column();
   const payDeleted = uint8Column();
   const paymentIndex = (id: string, what: string): number => {
-    const found = paymentIds.index.get(id);
-    if (found === undefined) throw new SnapshotError(`${what} refers to unknown payment '${id}'`);
+    const found = paymentIds.findString(id);
+    if (found < 0) throw new SnapshotError(`${what} refers to unknown payment '${id}'`);
     return found;
   };
 
@@ -489,13 +519,45 @@ export function createSnapshotBuilder(account: AccountRow): SnapshotBuilder {
   const itemProduct = int32Column();
   const itemType = uint8Column();
   const itemQuantity = int32Column();
-  const addItem = (owner: number, position: number, productKey: string, type: ItemType, quantity: number) => {
+  const addItemCodes = (owner: number, position: number, product: number, type: number, quantity: number) => {
     itemOwner.push(owner);
     itemPosition.push(position);
-    itemProduct.push(products.intern(productKey));
-    itemType.push(itemTypeCode(type));
+    itemProduct.push(product);
+    itemType.push(type);
     itemQuantity.push(quantity);
   };
+  const addItem = (owner: number, position: number, productKey: string, type: ItemType, quantity: number) =>
+    addItemCodes(owner, position, products.intern(productKey), itemTypeCode(type), quantity);
+  const addPayment = (source: number, start: number, end: number, customer: number, startDay: number, duration: number, total: number, currencyIndex: number, version: number, deleted: boolean) => {
+    if (paymentIds.add(source, start, end) < 0) throw new SnapshotError(`duplicate payment '${paymentIds.get(paymentIds.find(sourceText(source), start, end))}'`);
+    if (!(duration >= 1)) throw new SnapshotError(`payment '${paymentIds.get(paymentIds.count - 1)}': duration_in_months must be >= 1`);
+    payCustomer.push(customer);
+    payStart.push(startDay);
+    payDuration.push(duration);
+    payTotal.push(total);
+    payCurrency.push(currencyIndex);
+    payVersion.push(version);
+    payDeleted.push(deleted ? 1 : 0);
+  };
+  const paymentSources: string[] = [];
+  const sourceText = (source: number) => paymentSources[source] as string;
+  const paymentIdSource = (text: string) => {
+    paymentSources.push(text);
+    return paymentIds.source(text);
+  };
+  const addPaymentAttributeValue = (attributeId: string, payment: number, value: string | null) => {
+    const attribute = attributeBuilder(paymentAttributes, attributeId);
+    attribute.owner.push(payment);
+    attribute.value.push(value === null ? -1 : attribute.values.intern(value));
+  };
+  const addCustomerSegmentValue = (segmentId: string, customer: number, year: number, month: number, value: string | null) => {
+    const segment = segments.get(segmentId);
+    if (!segment) throw new SnapshotError(`segment value refers to unknown customer segment '${segmentId}'`);
+    segment.customer.push(customer);
+    segment.month.push(absoluteMonth(year, month));
+    segment.value.push(value === null ? -1 : segment.values.intern(value));
+  };
+
 
   const discountForever = new Map<number, number>();
   const discountFinite = new Map<number, number>();
@@ -549,21 +611,62 @@ export function createSnapshotBuilder(account: AccountRow): SnapshotBuilder {
     return found;
   };
 
+  const raw: RawSnapshotSink = {
+    customerOf: (text, start, end, hint) => customerKeys.findNear(text, start, end, hint),
+    currencyOf: (iso) => currency(iso),
+    productOf: (key) => products.intern(key),
+    reservePayments: (n) => paymentIds.reserve(n),
+    paymentIdSource,
+    addPayment,
+    paymentOf: (text, start, end, hint) => paymentIds.findNear(text, start, end, hint),
+    addPaymentItems: (product, type, payments, positions, quantities) => {
+      if (!(type >= 0 && type < ITEM_TYPES.length)) throw new SnapshotError(`unknown item type code ${type}`);
+      for (let k = 0; k < payments.length; k++) addItemCodes(payments[k] as number, positions[k] as number, product, type, quantities[k] as number);
+    },
+    addPaymentAttributeValues: (attributeId, value, payments) => {
+      const attribute = attributeBuilder(paymentAttributes, attributeId);
+      const code = value === null ? -1 : attribute.values.intern(value);
+      for (let k = 0; k < payments.length; k++) {
+        attribute.owner.push(payments[k] as number);
+        attribute.value.push(code);
+      }
+    },
+    addCustomerSegmentValues: (segmentId, value, customers, months) => {
+      const segment = segments.get(segmentId);
+      if (!segment) throw new SnapshotError(`segment value refers to unknown customer segment '${segmentId}'`);
+      const code = value === null ? -1 : segment.values.intern(value);
+      for (let k = 0; k < customers.length; k++) {
+        segment.customer.push(customers[k] as number);
+        segment.month.push(months[k] as number);
+        segment.value.push(code);
+      }
+    },
+    addExchangeRate: (day, currencyIndex, rate) => {
+      if (!(rate > 0) || !Number.isFinite(rate)) throw new SnapshotError(`exchange rate ${currencies.values[currencyIndex]} on ${isoFromDay(day)}: rate must be a positive number, got '${rate}'`);
+      rateDay.push(day);
+      rateCurrency.push(currencyIndex);
+      rateValue.push(rate);
+    },
+  };
+
   let finished = false;
   const guard = () => {
     if (finished) throw new SnapshotError('the snapshot builder has already finished');
   };
 
   return {
+    raw,
     addCurrencies(rows) {
       guard();
       for (const row of rows) currencyDigits.set(row.iso, row.minor_unit_digits);
     },
     addCustomers(rows) {
       guard();
+      customerKeys.reserve(rows.length);
       for (const row of rows) {
         if (customerIds.index.has(row.id)) throw new SnapshotError(`duplicate customer '${row.id}'`);
         customerIds.intern(row.id);
+        customerKeys.addString(row.id);
         customerNames.push(row.name ?? '');
         customerParentIds.push(row.parent_id);
         customerIncluded.push(row.include_in_calculations_by_default ? 1 : 0);
@@ -585,13 +688,7 @@ export function createSnapshotBuilder(account: AccountRow): SnapshotBuilder {
     },
     addCustomerSegmentValues(rows) {
       guard();
-      for (const row of rows) {
-        const segment = segments.get(row.segment_id);
-        if (!segment) throw new SnapshotError(`segment value refers to unknown customer segment '${row.segment_id}'`);
-        segment.customer.push(customerIndex(row.customer_id, 'segment value'));
-        segment.month.push(absoluteMonth(row.year, row.month));
-        segment.value.push(row.value === null ? -1 : segment.values.intern(row.value));
-      }
+      for (const row of rows) addCustomerSegmentValue(row.segment_id, customerIndex(row.customer_id, 'segment value'), row.year, row.month, row.value);
     },
     addProducts(rows) {
       guard();
@@ -600,16 +697,8 @@ export function createSnapshotBuilder(account: AccountRow): SnapshotBuilder {
     addPayments(rows) {
       guard();
       for (const row of rows) {
-        if (paymentIds.index.has(row.id)) throw new SnapshotError(`duplicate payment '${row.id}'`);
-        if (!(row.duration_in_months >= 1)) throw new SnapshotError(`payment '${row.id}': duration_in_months must be >= 1`);
-        paymentIds.intern(row.id);
-        payCustomer.push(customerIndex(row.customer_id, `payment '${row.id}'`));
-        payStart.push(dayFromIso(row.started_at));
-        payDuration.push(row.duration_in_months);
-        payTotal.push(Number(row.total_value));
-        payCurrency.push(currency(row.currency));
-        payVersion.push(row.version ?? 1);
-        payDeleted.push(row.deleted_at ? 1 : 0);
+        const customer = customerIndex(row.customer_id, `payment '${row.id}'`);
+        addPayment(paymentIdSource(row.id), 0, row.id.length, customer, dayFromIso(row.started_at), row.duration_in_months, Number(row.total_value), currency(row.currency), row.version ?? 1, Boolean(row.deleted_at));
       }
     },
     addPaymentItems(rows) {
@@ -626,11 +715,7 @@ export function createSnapshotBuilder(account: AccountRow): SnapshotBuilder {
     },
     addPaymentSegmentValues(rows) {
       guard();
-      for (const row of rows) {
-        const attribute = attributeBuilder(paymentAttributes, row.attribute_id);
-        attribute.owner.push(paymentIndex(row.payment_id, 'payment segment value'));
-        attribute.value.push(row.value === null ? -1 : attribute.values.intern(row.value));
-      }
+      for (const row of rows) addPaymentAttributeValue(row.attribute_id, paymentIndex(row.payment_id, 'payment segment value'), row.value);
     },
     addPaymentVersions(rows) {
       guard();
@@ -720,7 +805,7 @@ export function createSnapshotBuilder(account: AccountRow): SnapshotBuilder {
       }
       const customers = finishCustomers(customerIds, customerNames, customerParentIds, customerIncluded.toArray(), customerDeleted.toArray());
       const customerSegments = [...segments.values()].map((segment) => finishSegment(segment, customers.count));
-      const paymentCount = paymentIds.values.length;
+      const paymentCount = paymentIds.count;
       const { records, lines } = finishRecords({
         paymentCount,
         payCustomer: payCustomer.toArray(),
@@ -768,7 +853,7 @@ export function createSnapshotBuilder(account: AccountRow): SnapshotBuilder {
         customerSegments,
         payments: {
           count: paymentCount,
-          ids: packStrings(paymentIds.values),
+          ids: paymentIds.toStringColumn(),
           attributes: [...paymentAttributes.values()].map((a) => finishAttribute(a, paymentCount, attributeNames)),
         },
         records,
@@ -1060,6 +1145,8 @@ function finishRecords(src: RecordSources): { records: RecordColumns; lines: Lin
   const totalParts = new Float64Array(64);
   const ones: number[] = [];
 
+  const anyForever = src.discountForever.size > 0;
+  const anyFinite = src.discountFinite.size > 0;
   for (let r = 0; r < N; r++) {
     const s = order[r] as number;
     const isCurrent = s < P;
@@ -1076,8 +1163,8 @@ function finishRecords(src: RecordSources): { records: RecordColumns; lines: Lin
     records.durationMonths[r] = duration;
     records.totalValue[r] = total;
     records.currency[r] = isCurrent ? (src.payCurrency[s] as number) : (src.verCurrency[h] as number);
-    records.discountForeverMonthly[r] = isCurrent ? (src.discountForever.get(s) ?? 0) : (src.verForever[h] as number);
-    records.discountFiniteMonthly[r] = isCurrent ? (src.discountFinite.get(s) ?? 0) : (src.verFinite[h] as number);
+    records.discountForeverMonthly[r] = isCurrent ? (anyForever ? (src.discountForever.get(s) ?? 0) : 0) : (src.verForever[h] as number);
+    records.discountFiniteMonthly[r] = isCurrent ? (anyFinite ? (src.discountFinite.get(s) ?? 0) : 0) : (src.verFinite[h] as number);
     records.current[r] = isCurrent ? 1 : 0;
     records.deleted[r] = isCurrent ? (src.payDeleted[s] as number) : (src.verDeleted[h] as number);
     if (isCurrent) {
@@ -1097,8 +1184,13 @@ function finishRecords(src: RecordSources): { records: RecordColumns; lines: Lin
     while (ones.length < count) ones.push(1);
     const parts = count <= monthlyParts.length ? monthlyParts : new Float64Array(count);
     const totals = count <= totalParts.length ? totalParts : new Float64Array(count);
-    allocateProportionally(monthly, ones, parts, count);
-    allocateProportionally(total, ones, totals, count);
+    if (count === 1) {
+      parts[0] = monthly;
+      totals[0] = total;
+    } else {
+      allocateProportionally(monthly, ones, parts, count);
+      allocateProportionally(total, ones, totals, count);
+    }
     const hasItems = (itemStart[s + 1] as number) > first;
     for (let k = 0; k < count; k++) {
       const item = hasItems ? (itemOrder[first + k] as number) : -1;

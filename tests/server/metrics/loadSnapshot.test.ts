@@ -30,8 +30,7 @@ describe(`loadSnapshot on ${testEngine}`, () => {
     mine = await seedDemoAccount(db.kysely, { email: 'mine@example.com', password: 'pw-mine', now: NOW, ...OPTIONS });
     theirs = await seedDemoAccount(db.kysely, { email: 'theirs@example.com', password: 'pw-theirs', now: NOW, ...OTHER });
     await db.kysely.insertInto('exchange_rates').values(RATES).execute();
-    // A small page size makes every table span several pages.
-    snapshot = await loadSnapshot(db.kysely, mine.accountId, { pageSize: 37 });
+    snapshot = await loadSnapshot(db, mine.accountId);
   });
   afterAll(() => db?.close());
 
@@ -61,7 +60,7 @@ describe(`loadSnapshot on ${testEngine}`, () => {
     const theirPayments = new Set(other.payments.map((p) => p.id));
     expect(snapshot.customers.ids.some((id) => theirCustomers.has(id))).toBe(false);
     for (let p = 0; p < snapshot.payments.count; p++) expect(theirPayments.has(snapshot.payments.ids.get(p))).toBe(false);
-    const theirSnapshot = await loadSnapshot(db.kysely, theirs.accountId);
+    const theirSnapshot = await loadSnapshot(db, theirs.accountId);
     expect(theirSnapshot.customers.count).toBe(theirs.counts.customers);
     expect(theirSnapshot.payments.count).toBe(theirs.counts.payments);
   });
@@ -92,13 +91,71 @@ describe(`loadSnapshot on ${testEngine}`, () => {
       .execute();
     await db.kysely.insertInto('report_settings').values({ account_id: mine.accountId, report_id: report, currency: 'GBP' }).execute();
     await db.kysely.insertInto('account_exchange_rates').values({ account_id: mine.accountId, since: '2025-01-01', iso: 'EUR', rate: '0.9300000000' }).execute();
-    const reloaded = await loadSnapshot(db.kysely, mine.accountId);
+    const reloaded = await loadSnapshot(db, mine.accountId);
     const gbp = reloaded.currencies.index.get('GBP')!;
     expect(reloaded.rates.perEur[gbp]?.[0]).toBe(0.85);
     expect(reloaded.accountRates.count).toBe(1);
     expect(reloaded.accountRates.rate[0]).toBe(0.93);
     const inPounds = computeMrrSeries(reloaded, { resolution: 'month', range: { startYear: 2025, startMonth: 1, endYear: 2025, endMonth: 4 }, today: dayFromIso('2025-04-20'), reportSettings: { currency: 'GBP' } });
     expect(inPounds.total.mrr.every((v) => v > 0)).toBe(true);
+  });
+
+  it('reads names in any script, parents, deletions, empty values and several items per payment exactly', async () => {
+    const edge = await seedDemoAccount(db.kysely, { email: 'edge@example.com', password: 'pw-edge', now: NOW, customers: 10, months: 3, seed: 13 });
+    const account = edge.accountId;
+    const names = ['Żółta Łódź sp. z o.o.', 'Émoji 😀 Inc.', '', 'Comma, "quotes" and \\ backslash', '日本語の顧客'];
+    await db.kysely
+      .insertInto('customers')
+      .values(names.map((name, i) => ({ account_id: account, id: `cus-edge-${i}`, name, parent_id: i === 4 ? 'cus-edge-0' : null, deleted_at: i === 2 ? new Date() : null })))
+      .execute();
+    await db.kysely.insertInto('products').values({ account_id: account, key: 'prod-edge', name: 'Edge' }).onConflict((oc) => oc.doNothing()).execute();
+    await db.kysely
+      .insertInto('payments')
+      .values([
+        { account_id: account, id: 'subh-edge-1', customer_id: 'cus-edge-1', started_at: '2025-03-05', ended_at: '2025-04-05', duration_in_months: 1, total_value: 1001, currency: 'PLN' },
+        { account_id: account, id: 'subh-edge-2', customer_id: 'cus-edge-4', started_at: '2025-01-31', ended_at: '2025-04-30', duration_in_months: 3, total_value: -300, currency: 'USD', version: 2 },
+      ])
+      .execute();
+    await db.kysely
+      .insertInto('payment_items')
+      .values([
+        { account_id: account, payment_id: 'subh-edge-1', position: 1, product_key: 'prod-edge', type: 'metered', quantity: 7 },
+        { account_id: account, payment_id: 'subh-edge-1', position: 0, product_key: 'prod-edge', type: 'recurring', quantity: 2 },
+      ])
+      .execute();
+    const loaded = await loadSnapshot(db, account);
+    const customer = (id: string) => loaded.customers.index.get(id)!;
+    names.forEach((name, i) => expect(loaded.customers.names[customer(`cus-edge-${i}`)]).toBe(name));
+    expect(loaded.customers.parent[customer('cus-edge-4')]).toBe(customer('cus-edge-0'));
+    expect(loaded.customers.parent[customer('cus-edge-1')]).toBe(-1);
+    expect(loaded.customers.deleted[customer('cus-edge-2')]).toBe(1);
+    expect(loaded.customers.deleted[customer('cus-edge-3')]).toBe(0);
+    const payment = loaded.payments.ids.indexOf('subh-edge-1');
+    const record = Array.from(loaded.records.payment).indexOf(payment);
+    expect(loaded.records.customer[record]).toBe(customer('cus-edge-1'));
+    expect(loaded.records.startDay[record]).toBe(dayFromIso('2025-03-05'));
+    expect(loaded.records.totalValue[record]).toBe(1001);
+    expect(loaded.currencies.values[loaded.records.currency[record]!]).toBe('PLN');
+    // Items in position order: the recurring one first, then the metered one.
+    const first = loaded.records.lineStart[record]!;
+    expect(Array.from(loaded.lines.quantity.subarray(first, first + 2))).toEqual([2, 7]);
+    expect(loaded.records.recurringMonthly[record]! + loaded.records.meteredMonthly[record]!).toBe(1001);
+    const refund = Array.from(loaded.records.payment).indexOf(loaded.payments.ids.indexOf('subh-edge-2'));
+    expect(loaded.records.totalValue[refund]).toBe(-300);
+    expect(loaded.records.version[refund]).toBe(2);
+  });
+
+  it('refuses keys with control characters, which the loader uses as separators', async () => {
+    await expect(db.kysely.insertInto('customers').values({ account_id: mine.accountId, id: 'cus\u001fbad', name: 'Bad' }).execute()).rejects.toThrow(/customers_id_printable/);
+  });
+
+  it('reads the same through a bare Kysely instance (one connection, no twin transaction)', async () => {
+    const alone = await loadSnapshot(db.kysely, mine.accountId);
+    const twice = await loadSnapshot(db, mine.accountId);
+    expect(alone.payments.count).toBe(twice.payments.count);
+    expect(alone.records.count).toBe(twice.records.count);
+    const request = { resolution: 'month' as const, range: { startYear: 2024, startMonth: 11, endYear: 2025, endMonth: 4 }, today: dayFromIso('2025-04-20') };
+    expect(computeMrrSeries(alone, request).total).toEqual(computeMrrSeries(twice, request).total);
   });
 
   it('refuses an unknown account', async () => {

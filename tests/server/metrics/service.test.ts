@@ -60,7 +60,7 @@ describe(`the metrics service on ${testEngine}`, () => {
       now: () => new Date(`${TODAY}T12:00:00Z`),
       load: (database, accountId, extraCurrencies) => {
         loads.push(accountId);
-        return loadSnapshot(database.kysely, accountId, { extraCurrencies });
+        return loadSnapshot(database, accountId, { extraCurrencies });
       },
     });
     await service.start();

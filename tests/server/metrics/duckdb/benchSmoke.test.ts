@@ -44,21 +44,47 @@ describe('npm run bench:metrics', () => {
   }, 120_000);
 });
 
-/** A snapshot without the ids a seeding run makes up (account, attributes, segments). */
+/**
+ * A snapshot as rows keyed by ids, in id order: without the ids a seeding run makes up
+ * (account, attributes, segments) and without the order in which a database happened to
+ * return customers and payments (the loader reads tables unordered).
+ */
 function comparable(snapshot: AccountSnapshot) {
+  const { customers, records, lines, payments } = snapshot;
+  const customerId = (c: number) => (c < 0 ? null : customers.ids[c]);
+  const byKey = <T extends { key: string }>(a: T, b: T) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  const perCustomer = (start: Int32Array, values: (k: number) => unknown) =>
+    customers.ids.map((id, c) => ({ key: id, rows: Array.from({ length: (start[c + 1] as number) - (start[c] as number) }, (_, k) => values((start[c] as number) + k)) })).sort(byKey);
   return {
     account: { ...snapshot.account, id: '' },
     currencies: snapshot.currencies,
     products: snapshot.products,
-    customers: snapshot.customers,
-    customerSegments: snapshot.customerSegments.map((s) => ({ ...s, id: '', attributeId: '' })).sort((a, b) => a.name.localeCompare(b.name)),
-    payments: {
-      count: snapshot.payments.count,
-      ids: Array.from({ length: snapshot.payments.ids.length }, (_, i) => snapshot.payments.ids.get(i)),
-      attributes: snapshot.payments.attributes.map((a) => ({ ...a, id: '' })),
-    },
-    records: snapshot.records,
-    lines: snapshot.lines,
+    customers: customers.ids
+      .map((id, c) => ({
+        key: id,
+        name: customers.names[c],
+        parent: customerId(customers.parent[c] as number),
+        top: customerId(customers.topParent[c] as number),
+        included: customers.included[c],
+        deleted: customers.deleted[c],
+      }))
+      .sort(byKey),
+    customerSegments: snapshot.customerSegments
+      .map((s) => ({ name: s.name, valueSource: s.valueSource, timeSensitive: s.timeSensitive, rows: perCustomer(s.rowStart, (k) => [s.month[k], s.values[s.value[k] as number] ?? null]) }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+    paymentAttributes: payments.attributes.map((a) => ({
+      name: a.name,
+      values: Array.from({ length: payments.count }, (_, p) => ({ key: payments.ids.get(p), value: a.values[a.valueOf[p] as number] ?? null })).sort(byKey),
+    })),
+    records: Array.from({ length: records.count }, (_, r) => ({
+      key: `${payments.ids.get(records.payment[r] as number)}#${records.version[r]}`,
+      customer: customerId(records.customer[r] as number),
+      columns: [records.startDay, records.endDay, records.durationMonths, records.totalValue, records.currency, records.monthlyAmount, records.recurringMonthly, records.meteredMonthly, records.oneTimeMonthly, records.freemium, records.product, records.quantity, records.discountForeverMonthly, records.discountFiniteMonthly, records.validFromDay, records.validToDay, records.current, records.deleted].map((column) => column[r]),
+      lines: Array.from({ length: (records.lineStart[r + 1] as number) - (records.lineStart[r] as number) }, (_, k) => {
+        const line = (records.lineStart[r] as number) + k;
+        return [lines.record[line] === r, lines.product[line], lines.type[line], lines.quantity[line], lines.monthly[line], lines.total[line]];
+      }),
+    })).sort(byKey),
     costs: { ...snapshot.costs, attributes: snapshot.costs.attributes.map((a) => ({ ...a, id: '' })) },
     rates: snapshot.rates,
     accountRates: snapshot.accountRates,
