@@ -1134,19 +1134,24 @@ function finishRecords(src: RecordSources): { records: RecordColumns; lines: Lin
     deleted: new Uint8Array(N),
     lineStart: new Int32Array(N + 1),
   };
+  // A record has its items or, without any, one line: at most itemCount + N lines.
   const lineCapacity = itemCount + N;
-  const lineRecord = int32Column(lineCapacity);
-  const lineProduct = int32Column(lineCapacity);
-  const lineType = uint8Column(lineCapacity);
-  const lineQuantity = int32Column(lineCapacity);
-  const lineMonthly = float64Column(lineCapacity);
-  const lineTotal = float64Column(lineCapacity);
+  const lineRecord = new Int32Array(lineCapacity);
+  const lineProduct = new Int32Array(lineCapacity);
+  const lineType = new Uint8Array(lineCapacity);
+  const lineQuantity = new Int32Array(lineCapacity);
+  const lineMonthly = new Float64Array(lineCapacity);
+  const lineTotal = new Float64Array(lineCapacity);
+  let lineCount = 0;
+  // Discounts per current payment, dense (a Map look-up per record costs more than the rest of it).
+  const foreverOf = new Float64Array(P);
+  const finiteOf = new Float64Array(P);
+  for (const [payment, amount] of src.discountForever) foreverOf[payment] = amount;
+  for (const [payment, amount] of src.discountFinite) finiteOf[payment] = amount;
   const monthlyParts = new Float64Array(64);
   const totalParts = new Float64Array(64);
   const ones: number[] = [];
 
-  const anyForever = src.discountForever.size > 0;
-  const anyFinite = src.discountFinite.size > 0;
   for (let r = 0; r < N; r++) {
     const s = order[r] as number;
     const isCurrent = s < P;
@@ -1163,8 +1168,8 @@ function finishRecords(src: RecordSources): { records: RecordColumns; lines: Lin
     records.durationMonths[r] = duration;
     records.totalValue[r] = total;
     records.currency[r] = isCurrent ? (src.payCurrency[s] as number) : (src.verCurrency[h] as number);
-    records.discountForeverMonthly[r] = isCurrent ? (anyForever ? (src.discountForever.get(s) ?? 0) : 0) : (src.verForever[h] as number);
-    records.discountFiniteMonthly[r] = isCurrent ? (anyFinite ? (src.discountFinite.get(s) ?? 0) : 0) : (src.verFinite[h] as number);
+    records.discountForeverMonthly[r] = isCurrent ? (foreverOf[s] as number) : (src.verForever[h] as number);
+    records.discountFiniteMonthly[r] = isCurrent ? (finiteOf[s] as number) : (src.verFinite[h] as number);
     records.current[r] = isCurrent ? 1 : 0;
     records.deleted[r] = isCurrent ? (src.payDeleted[s] as number) : (src.verDeleted[h] as number);
     if (isCurrent) {
@@ -1178,7 +1183,7 @@ function finishRecords(src: RecordSources): { records: RecordColumns; lines: Lin
     // Lines: the items, or one recurring line without a product when the record has none.
     const monthly = roundHalfEven(total / duration);
     records.monthlyAmount[r] = monthly;
-    records.lineStart[r] = lineRecord.length;
+    records.lineStart[r] = lineCount;
     const first = itemStart[s] as number;
     const count = Math.max(1, (itemStart[s + 1] as number) - first);
     while (ones.length < count) ones.push(1);
@@ -1198,12 +1203,13 @@ function finishRecords(src: RecordSources): { records: RecordColumns; lines: Lin
       const product = item >= 0 ? (src.itemProduct[item] as number) : -1;
       const quantity = item >= 0 ? (src.itemQuantity[item] as number) : 1;
       const part = parts[k] as number;
-      lineRecord.push(r);
-      lineProduct.push(product);
-      lineType.push(type);
-      lineQuantity.push(quantity);
-      lineMonthly.push(part);
-      lineTotal.push(totals[k] as number);
+      lineRecord[lineCount] = r;
+      lineProduct[lineCount] = product;
+      lineType[lineCount] = type;
+      lineQuantity[lineCount] = quantity;
+      lineMonthly[lineCount] = part;
+      lineTotal[lineCount] = totals[k] as number;
+      lineCount++;
       if (type === ITEM_RECURRING) records.recurringMonthly[r] = (records.recurringMonthly[r] as number) + part;
       else if (type === ITEM_METERED) records.meteredMonthly[r] = (records.meteredMonthly[r] as number) + part;
       else if (type === ITEM_ONE_TIME) records.oneTimeMonthly[r] = (records.oneTimeMonthly[r] as number) + part;
@@ -1214,17 +1220,17 @@ function finishRecords(src: RecordSources): { records: RecordColumns; lines: Lin
       }
     }
   }
-  records.lineStart[N] = lineRecord.length;
+  records.lineStart[N] = lineCount;
   return {
     records,
     lines: {
-      count: lineRecord.length,
-      record: lineRecord.toArray(),
-      product: lineProduct.toArray(),
-      type: lineType.toArray(),
-      quantity: lineQuantity.toArray(),
-      monthly: lineMonthly.toArray(),
-      total: lineTotal.toArray(),
+      count: lineCount,
+      record: lineRecord.slice(0, lineCount),
+      product: lineProduct.slice(0, lineCount),
+      type: lineType.slice(0, lineCount),
+      quantity: lineQuantity.slice(0, lineCount),
+      monthly: lineMonthly.slice(0, lineCount),
+      total: lineTotal.slice(0, lineCount),
     },
   };
 }
