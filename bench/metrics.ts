@@ -120,8 +120,7 @@ async function snapshotChild(engine: SnapshotEngine): Promise<void> {
 
 function runChild<T extends ChildMessage>(role: string, extra: string[] = []): Promise<T> {
   return new Promise((resolve, reject) => {
-    // --expose-gc: the snapshot child collects the generated rows' garbage before it times the read.
-    const child = fork(HERE, ['--role', role, '--scale', scale, '--postgres-url', args['postgres-url'], '--seeder', seeder, ...extra], { serialization: 'advanced', execArgv: [...process.execArgv, '--expose-gc'] });
+    const child = fork(HERE, ['--role', role, '--scale', scale, '--postgres-url', args['postgres-url'], '--seeder', seeder, ...extra], { serialization: 'advanced' });
     let message: T | undefined;
     child.on('message', (m) => (message = m as T));
     child.on('error', reject);

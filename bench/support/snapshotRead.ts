@@ -1,7 +1,9 @@
+import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../server/db/database';
 import { migrateToLatest } from '../../server/db/migrate';
@@ -21,6 +23,8 @@ import { copyDemoIntoPGlite, copyDemoIntoPostgres } from './bulkSeed';
  * reopened, then `loadSnapshot` timed.
  * Everything is removed afterwards.
  */
+
+const SEED_CHILD = fileURLToPath(new URL('./seedChild.ts', import.meta.url));
 
 export const DEFAULT_POSTGRES_ADMIN_URL = 'postgres:///postgres?host=/var/run/postgresql&user=root';
 
@@ -62,7 +66,7 @@ async function temporaryDatabase(engine: SnapshotEngine, adminUrl: string): Prom
   if (engine === 'pglite') {
     const dir = mkdtempSync(path.join(tmpdir(), 'subscope-bench-'));
     const dataDir = path.join(dir, 'pgdata');
-    return { open: () => openDatabase({ kind: 'pglite', dataDir }), target: dataDir, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return { open: () => openTarget('pglite', dataDir), target: dataDir, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const name = `subscope_bench_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -83,14 +87,27 @@ async function temporaryDatabase(engine: SnapshotEngine, adminUrl: string): Prom
   };
 }
 
-export async function measureSnapshotRead(options: SnapshotReadOptions): Promise<SnapshotReadResult> {
-  const log = options.log ?? (() => {});
-  const seeder = options.seeder ?? 'copy';
-  const { engine } = options;
-  const temporary = await temporaryDatabase(engine, options.adminUrl ?? DEFAULT_POSTGRES_ADMIN_URL);
-  let db: Database | null = null;
+/** What the seeding child needs: everything but the log function. */
+interface SeedRequest {
+  engine: SnapshotEngine;
+  target: string;
+  seeder: Seeder;
+  customers: number;
+  months: number;
+  now: string;
+}
+
+type SeedMessage = { kind: 'log'; line: string } | { kind: 'seeded'; accountId: string; payments: number; seedMs: number };
+
+const openTarget = (engine: SnapshotEngine, target: string) =>
+  openDatabase(engine === 'pglite' ? { kind: 'pglite', dataDir: target } : { kind: 'postgresql', url: target, poolSize: 2 });
+
+/** The seeding, in the child process (`seedChild.ts`): migrate, load the ECB history, write the account. */
+export async function seedTarget(request: SeedRequest, log: (line: string) => void): Promise<{ accountId: string; payments: number; seedMs: number }> {
+  const { engine, target, seeder } = request;
+  const now = new Date(request.now);
+  let db: Database | null = await openTarget(engine, target);
   try {
-    db = await temporary.open();
     await migrateToLatest(db.kysely);
     await loadEcbHistoryIfEmpty(db);
     const seedStart = performance.now();
@@ -101,36 +118,64 @@ export async function measureSnapshotRead(options: SnapshotReadOptions): Promise
       const seeded = await seedDemoAccount(db.kysely, {
         email: 'bench@example.com',
         password: 'bench-password',
-        now: options.now,
-        customers: options.customers,
-        months: options.months,
+        now,
+        customers: request.customers,
+        months: request.months,
         onStep: (step, rows) => log(`  ${engine}: seeded ${step} (${rows.toLocaleString('en')} rows) at ${elapsed()}`),
       });
       accountId = seeded.accountId;
       payments = seeded.counts.payments;
     } else {
       // The business seedDemoAccount would generate for this instant.
-      const today = options.now.toISOString().slice(0, 10);
-      const business = generateBusiness({ customers: options.customers, months: options.months, endMonth: today.slice(0, 7), today });
+      const today = request.now.slice(0, 10);
+      const business = generateBusiness({ customers: request.customers, months: request.months, endMonth: today.slice(0, 7), today });
       payments = business.payments.length;
       const onTable = (table: string, rows: number) => log(`  ${engine}: copied ${rows.toLocaleString('en')} rows into ${table} at ${elapsed()}`);
       if (engine === 'pglite') {
         // COPY needs the PGlite instance itself: close ours while it writes.
         await db.close();
         db = null;
-        accountId = (await copyDemoIntoPGlite(temporary.target, business, onTable)).accountId;
+        accountId = (await copyDemoIntoPGlite(target, business, onTable)).accountId;
       } else {
-        accountId = (await copyDemoIntoPostgres(temporary.target, business, onTable)).accountId;
+        accountId = (await copyDemoIntoPostgres(target, business, onTable)).accountId;
       }
     }
-    const seedMs = performance.now() - seedStart;
+    return { accountId, payments, seedMs: performance.now() - seedStart };
+  } finally {
+    await db?.close();
+  }
+}
+
+/** Runs `seedTarget` in a child process, so that the process which reads never held the generated rows. */
+function seedInChild(request: SeedRequest, log: (line: string) => void): Promise<{ accountId: string; payments: number; seedMs: number }> {
+  return new Promise((resolve, reject) => {
+    const child = fork(SEED_CHILD, [JSON.stringify(request)], { execArgv: ['--import', 'tsx'], serialization: 'advanced' });
+    let result: { accountId: string; payments: number; seedMs: number } | undefined;
+    child.on('message', (message: SeedMessage) => {
+      if (message.kind === 'log') log(message.line);
+      else result = message;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => (result && code === 0 ? resolve(result) : reject(new Error(`the seeding child exited with ${code}`))));
+  });
+}
+
+export async function measureSnapshotRead(options: SnapshotReadOptions): Promise<SnapshotReadResult> {
+  const log = options.log ?? (() => {});
+  const seeder = options.seeder ?? 'copy';
+  const { engine } = options;
+  const temporary = await temporaryDatabase(engine, options.adminUrl ?? DEFAULT_POSTGRES_ADMIN_URL);
+  let db: Database | null = null;
+  try {
+    const { accountId, payments, seedMs } = await seedInChild(
+      { engine, target: temporary.target, seeder, customers: options.customers, months: options.months, now: options.now.toISOString() },
+      log,
+    );
     // Statistics as a database in use has them, then a fresh connection for the read.
-    db ??= await temporary.open();
+    db = await temporary.open();
     if (options.analyze !== false) await db.executeSql('vacuum analyze');
     await db.close();
     db = await temporary.open();
-    // As in a server that has just started: the generator's rows are garbage by now.
-    (globalThis as { gc?: () => void }).gc?.();
     const readStart = performance.now();
     const steps: string[] = [];
     const snapshot = await loadSnapshot(db, accountId, { onStep: (step, ms) => steps.push(`${step} ${ms.toFixed(0)} ms`) });
