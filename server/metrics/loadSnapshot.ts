@@ -10,10 +10,10 @@ import { ITEM_TYPES, createSnapshotBuilder, SnapshotError, type AccountSnapshot,
  *
  * The large tables (customers, their segment values, payments, items, payment attribute
  * values) do not come back as rows. Each query returns a handful of rows per table (one per
- * group of a low-cardinality key such as currency, product or attribute value) whose columns
- * are whole columns of the table joined into one text value: keys joined by U+001F (the
- * schema forbids control characters in keys: migration 0003), numbers by commas, free text
- * with its lengths. Both engines build such a value far faster than they send a million rows
+ * group of low-cardinality columns: currency, version, duration; product, type, position;
+ * attribute and value) whose columns are whole columns of the table joined into one text
+ * value: keys joined by U+001F (the schema forbids control characters in keys: migration
+ * 0003), numbers by commas, free text with its lengths. Both engines build such a value far faster than they send a million rows
  * (PGlite most of all: its per-row protocol decoding was 90% of the old read), and the client
  * reads it in place: numbers parsed from character codes, keys hashed as slices of the big
  * string (server/metrics/keyIndex.ts), no row objects. docs/metrics.md, "Reading the snapshot".
@@ -317,14 +317,13 @@ function addCustomerSegmentValues(groups: Row[], raw: RawSnapshotSink): void {
 }
 
 const paymentsSql = (accountId: string) =>
-  sql`select currency, version, deleted_at is not null as deleted, count(*) as n,
+  sql`select currency, version, duration_in_months as duration, deleted_at is not null as deleted, count(*) as n,
           string_agg(id, E'\\x1f') as ids,
           string_agg(customer_id, E'\\x1f') as customers,
           string_agg((started_at - date '1970-01-01')::text, ',') as starts,
-          string_agg(duration_in_months::text, ',') as durations,
           string_agg(total_value::text, ',') as totals
         from payments where account_id = ${accountId}
-        group by currency, version, deleted_at is not null`;
+        group by currency, version, duration_in_months, deleted_at is not null`;
 
 /** Returns the currencies the payments use. */
 function addPayments(groups: Row[], raw: RawSnapshotSink): string[] {
@@ -342,22 +341,21 @@ function addPayments(groups: Row[], raw: RawSnapshotSink): string[] {
     const idStarts = splitKeys(ids, n, 'payment ids');
     const customers = resolveKeys(text(group, 'customers'), n, 'payment customer', raw.customerOf);
     const starts = parseIntegers(text(group, 'starts'), n, 'payment starts');
-    const durations = parseIntegers(text(group, 'durations'), n, 'payment durations');
+    const duration = Number(group.duration);
     const totals = parseIntegers(text(group, 'totals'), n, 'payment totals');
     for (let k = 0; k < n; k++) {
-      raw.addPayment(source, idStarts[k] as number, (idStarts[k + 1] as number) - 1, customers[k] as number, starts[k] as number, durations[k] as number, totals[k] as number, currency, version, deleted);
+      raw.addPayment(source, idStarts[k] as number, (idStarts[k + 1] as number) - 1, customers[k] as number, starts[k] as number, duration, totals[k] as number, currency, version, deleted);
     }
   }
   return [...currencies];
 }
 
 const paymentItemsSql = (accountId: string) =>
-  sql`select product_key, type, count(*) as n,
+  sql`select product_key, type, position, count(*) as n,
           string_agg(payment_id, E'\\x1f') as payments,
-          string_agg(position::text, ',') as positions,
           string_agg(quantity::text, ',') as quantities
         from payment_items where account_id = ${accountId}
-        group by product_key, type`;
+        group by product_key, type, position`;
 
 function addPaymentItems(groups: Row[], raw: RawSnapshotSink): void {
   for (const group of groups) {
@@ -366,7 +364,7 @@ function addPaymentItems(groups: Row[], raw: RawSnapshotSink): void {
     const type = ITEM_TYPES.indexOf(group.type as ItemType);
     if (type < 0) throw new SnapshotError(`unknown item type '${String(group.type)}'`);
     const payments = resolveKeys(text(group, 'payments'), n, 'payment item', raw.paymentOf);
-    raw.addPaymentItems(product, type, payments, parseIntegers(text(group, 'positions'), n, 'item positions'), parseIntegers(text(group, 'quantities'), n, 'item quantities'));
+    raw.addPaymentItems(product, type, payments, new Float64Array(n).fill(Number(group.position)), parseIntegers(text(group, 'quantities'), n, 'item quantities'));
   }
 }
 
