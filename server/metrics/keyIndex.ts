@@ -34,6 +34,11 @@ export class KeyIndex {
     return this.sources.length - 1;
   }
 
+  /** The text of a registered source. */
+  sourceText(source: number): string {
+    return this.sources[source] as string;
+  }
+
   /** The entry of the key text[start, end), or -1. */
   find(text: string, start: number, end: number): number {
     const { slots, mask } = this;

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/database';
-import type { DB, ItemType } from '../db/schema';
+import type { DB, DiscountKind, ItemType } from '../db/schema';
 import { ITEM_TYPES, createSnapshotBuilder, SnapshotError, type AccountSnapshot, type CustomerRow, type RawSnapshotSink } from './snapshot';
 
 /**
@@ -157,9 +157,7 @@ async function readAccount(trx: Transaction<DB>, accountId: string, options: Loa
   const productQuery = started(trx.selectFrom('products').select(['key', 'name']).where('account_id', '=', accountId).orderBy('key').execute());
   const paymentQuery = started(payments);
   const itemQuery = started(rows(trx, paymentItemsSql(accountId)));
-  const discountQuery = started(
-    trx.selectFrom('payment_discounts').select(['payment_id', 'position', 'kind', 'monthly_amount']).where('account_id', '=', accountId).orderBy('payment_id').orderBy('position').execute(),
-  );
+  const discountQuery = started(rows(trx, paymentDiscountsSql(accountId)));
   const attributeValueQuery = started(rows(trx, paymentAttributeValuesSql(accountId)));
   // Earlier versions only (a partial index finds them): the current one is the payment row itself.
   const versionQuery = started(
@@ -220,7 +218,7 @@ async function readAccount(trx: Transaction<DB>, accountId: string, options: Loa
   step('payments');
   addPaymentItems(await itemQuery, raw);
   step('payment items');
-  builder.addPaymentDiscounts(await discountQuery);
+  addPaymentDiscounts(await discountQuery, raw);
   addPaymentAttributeValues(await attributeValueQuery, raw);
   step('payment attribute values');
   const versions = await versionQuery;
@@ -365,6 +363,22 @@ function addPaymentItems(groups: Row[], raw: RawSnapshotSink): void {
     if (type < 0) throw new SnapshotError(`unknown item type '${String(group.type)}'`);
     const payments = resolveKeys(text(group, 'payments'), n, 'payment item', raw.paymentOf);
     raw.addPaymentItems(product, type, payments, new Float64Array(n).fill(Number(group.position)), parseIntegers(text(group, 'quantities'), n, 'item quantities'));
+  }
+}
+
+const paymentDiscountsSql = (accountId: string) =>
+  sql`select kind, count(*) as n,
+          string_agg(payment_id, E'\\x1f') as payments,
+          string_agg(monthly_amount::text, ',') as amounts
+        from payment_discounts where account_id = ${accountId}
+        group by kind`;
+
+function addPaymentDiscounts(groups: Row[], raw: RawSnapshotSink): void {
+  for (const group of groups) {
+    const n = count(group);
+    const kind = group.kind as DiscountKind;
+    if (kind !== 'forever' && kind !== 'finite') throw new SnapshotError(`unknown discount kind '${String(kind)}'`);
+    raw.addPaymentDiscounts(kind, resolveKeys(text(group, 'payments'), n, 'payment discount', raw.paymentOf), parseIntegers(text(group, 'amounts'), n, 'discount amounts'));
   }
 }
 

@@ -452,6 +452,8 @@ export interface RawSnapshotSink {
   paymentOf(text: string, start: number, end: number, hint: number): number;
   /** Items of one product and type (`type`: index into ITEM_TYPES). */
   addPaymentItems(product: number, type: number, payments: Int32Array, positions: Float64Array, quantities: Float64Array): void;
+  /** Discounts of one kind: `amounts[k]` a month off `payments[k]` (a payment may appear more than once). */
+  addPaymentDiscounts(kind: DiscountKind, payments: Int32Array, amounts: Float64Array): void;
   /** One attribute's value for each of `payments`. */
   addPaymentAttributeValues(attributeId: string, value: string | null, payments: Int32Array): void;
   /** One segment's value for each of `customers`, in force from `months[k]` (absolute months). */
@@ -529,7 +531,7 @@ export function createSnapshotBuilder(account: AccountRow): SnapshotBuilder {
   const addItem = (owner: number, position: number, productKey: string, type: ItemType, quantity: number) =>
     addItemCodes(owner, position, products.intern(productKey), itemTypeCode(type), quantity);
   const addPayment = (source: number, start: number, end: number, customer: number, startDay: number, duration: number, total: number, currencyIndex: number, version: number, deleted: boolean) => {
-    if (paymentIds.add(source, start, end) < 0) throw new SnapshotError(`duplicate payment '${paymentIds.get(paymentIds.find(sourceText(source), start, end))}'`);
+    if (paymentIds.add(source, start, end) < 0) throw new SnapshotError(`duplicate payment '${paymentIds.sourceText(source).slice(start, end)}'`);
     if (!(duration >= 1)) throw new SnapshotError(`payment '${paymentIds.get(paymentIds.count - 1)}': duration_in_months must be >= 1`);
     payCustomer.push(customer);
     payStart.push(startDay);
@@ -539,12 +541,7 @@ export function createSnapshotBuilder(account: AccountRow): SnapshotBuilder {
     payVersion.push(version);
     payDeleted.push(deleted ? 1 : 0);
   };
-  const paymentSources: string[] = [];
-  const sourceText = (source: number) => paymentSources[source] as string;
-  const paymentIdSource = (text: string) => {
-    paymentSources.push(text);
-    return paymentIds.source(text);
-  };
+  const paymentIdSource = (text: string) => paymentIds.source(text);
   const addPaymentAttributeValue = (attributeId: string, payment: number, value: string | null) => {
     const attribute = attributeBuilder(paymentAttributes, attributeId);
     attribute.owner.push(payment);
@@ -557,7 +554,6 @@ export function createSnapshotBuilder(account: AccountRow): SnapshotBuilder {
     segment.month.push(absoluteMonth(year, month));
     segment.value.push(value === null ? -1 : segment.values.intern(value));
   };
-
 
   const discountForever = new Map<number, number>();
   const discountFinite = new Map<number, number>();
@@ -622,6 +618,13 @@ export function createSnapshotBuilder(account: AccountRow): SnapshotBuilder {
     addPaymentItems: (product, type, payments, positions, quantities) => {
       if (!(type >= 0 && type < ITEM_TYPES.length)) throw new SnapshotError(`unknown item type code ${type}`);
       for (let k = 0; k < payments.length; k++) addItemCodes(payments[k] as number, positions[k] as number, product, type, quantities[k] as number);
+    },
+    addPaymentDiscounts: (kind, payments, amounts) => {
+      const map = kind === 'forever' ? discountForever : discountFinite;
+      for (let k = 0; k < payments.length; k++) {
+        const payment = payments[k] as number;
+        map.set(payment, (map.get(payment) ?? 0) + (amounts[k] as number));
+      }
     },
     addPaymentAttributeValues: (attributeId, value, payments) => {
       const attribute = attributeBuilder(paymentAttributes, attributeId);

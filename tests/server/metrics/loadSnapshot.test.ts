@@ -100,7 +100,7 @@ describe(`loadSnapshot on ${testEngine}`, () => {
     expect(inPounds.total.mrr.every((v) => v > 0)).toBe(true);
   });
 
-  it('reads names in any script, parents, deletions, empty values and several items per payment exactly', async () => {
+  it('reads names in any script, parents, deletions, discounts and several items per payment exactly', async () => {
     const edge = await seedDemoAccount(db.kysely, { email: 'edge@example.com', password: 'pw-edge', now: NOW, customers: 10, months: 3, seed: 13 });
     const account = edge.accountId;
     const names = ['Żółta Łódź sp. z o.o.', 'Émoji 😀 Inc.', '', 'Comma, "quotes" and \\ backslash', '日本語の顧客'];
@@ -123,6 +123,14 @@ describe(`loadSnapshot on ${testEngine}`, () => {
         { account_id: account, payment_id: 'subh-edge-1', position: 0, product_key: 'prod-edge', type: 'recurring', quantity: 2 },
       ])
       .execute();
+    await db.kysely
+      .insertInto('payment_discounts')
+      .values([
+        { account_id: account, payment_id: 'subh-edge-1', position: 0, kind: 'forever', monthly_amount: 100 },
+        { account_id: account, payment_id: 'subh-edge-1', position: 1, kind: 'finite', monthly_amount: 30 },
+        { account_id: account, payment_id: 'subh-edge-1', position: 2, kind: 'finite', monthly_amount: 20 },
+      ])
+      .execute();
     const loaded = await loadSnapshot(db, account);
     const customer = (id: string) => loaded.customers.index.get(id)!;
     names.forEach((name, i) => expect(loaded.customers.names[customer(`cus-edge-${i}`)]).toBe(name));
@@ -140,6 +148,8 @@ describe(`loadSnapshot on ${testEngine}`, () => {
     const first = loaded.records.lineStart[record]!;
     expect(Array.from(loaded.lines.quantity.subarray(first, first + 2))).toEqual([2, 7]);
     expect(loaded.records.recurringMonthly[record]! + loaded.records.meteredMonthly[record]!).toBe(1001);
+    expect(loaded.records.discountForeverMonthly[record]).toBe(100);
+    expect(loaded.records.discountFiniteMonthly[record]).toBe(50);
     const refund = Array.from(loaded.records.payment).indexOf(loaded.payments.ids.indexOf('subh-edge-2'));
     expect(loaded.records.totalValue[refund]).toBe(-300);
     expect(loaded.records.version[refund]).toBe(2);

@@ -164,9 +164,11 @@ describe('the account snapshot', () => {
     ['a duration of 0 months', (rows) => rows.payments.push({ id: 'x', customer_id: 'a', started_at: '2024-01-01', duration_in_months: 0, total_value: 1, currency: 'USD' })],
     ['a rate that is not positive', (rows) => (rows.exchangeRates = [{ day: '2024-01-01', currency: 'USD', rate_per_eur: '0' }])],
     ['a start day that is not a calendar day', (rows) => rows.payments.push({ id: 'x', customer_id: 'a', started_at: '2024-02-30', duration_in_months: 1, total_value: 1, currency: 'USD' })],
+    ['a payment id twice', (rows) => rows.payments.push(...['dup', 'dup'].map((id) => ({ id, customer_id: 'a', started_at: '2024-01-01', duration_in_months: 1, total_value: 1, currency: 'USD' })))],
+    ['a customer id twice', (rows) => rows.customers.push({ id: 'a', parent_id: null, include_in_calculations_by_default: true })],
   ])('rejects %s', (_name, spoil) => {
     const rows: MutableRows = { account: accountRow(), customers: [{ id: 'a', parent_id: null, include_in_calculations_by_default: true }], payments: [] };
     spoil(rows);
-    expect(() => buildSnapshot(rows)).toThrow(/unknown|parent|duration|rate|calendar day/);
+    expect(() => buildSnapshot(rows)).toThrow(/unknown|parent|duration|rate|calendar day|duplicate (payment 'dup'|customer 'a')/);
   });
 });
