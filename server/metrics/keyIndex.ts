@@ -53,15 +53,15 @@ export class KeyIndex {
   }
 
   /**
-   * Like `find`, looking first at the `window` entries after `hint` (the entry found for the
-   * previous key): tables written together are read back in nearly the same order, and the
-   * entries next to the last one are in cache while a hashed slot is a cache miss.
+   * Like `find`, looking first at `hint` (the entry found for the previous key: a customer's
+   * payments follow each other) and the `window` entries after it (tables written together are
+   * read back in nearly the same order): those entries are in cache, a hashed slot is a miss.
    */
   findNear(text: string, start: number, end: number, hint: number, window = 32): number {
     const hash = hashOf(text, start, end);
     const entries = this.entries;
     const last = Math.min(this.count - 1, hint + window);
-    for (let entry = hint + 1; entry <= last; entry++) {
+    for (let entry = Math.max(0, hint); entry <= last; entry++) {
       if (entries[4 * entry + 3] === hash && this.equals(entry, text, start, end)) return entry;
     }
     const { slots, mask } = this;

@@ -45,6 +45,7 @@ describe('KeyIndex', () => {
     const keys = Array.from({ length: 1000 }, (_, i) => `k${i}`);
     for (const key of keys) index.addString(key);
     expect(index.findNear('k11', 0, 3, 10)).toBe(11);
+    expect(index.findNear('k10', 0, 3, 10)).toBe(10);
     expect(index.findNear('k900', 0, 4, 10)).toBe(900);
     expect(index.findNear('k5', 0, 2, 999)).toBe(5);
     expect(index.findNear('nope', 0, 4, 3)).toBe(-1);
