@@ -41,15 +41,7 @@ export class KeyIndex {
 
   /** The entry of the key text[start, end), or -1. */
   find(text: string, start: number, end: number): number {
-    const { slots, mask } = this;
-    const hash = hashOf(text, start, end);
-    let slot = hash & mask;
-    for (;;) {
-      const entry = (slots[2 * slot] as number) - 1;
-      if (entry < 0) return -1;
-      if (slots[2 * slot + 1] === hash && this.equals(entry, text, start, end)) return entry;
-      slot = (slot + 1) & mask;
-    }
+    return this.probe(hashOf(text, start, end), text, start, end);
   }
 
   /**
@@ -64,6 +56,11 @@ export class KeyIndex {
     for (let entry = Math.max(0, hint); entry <= last; entry++) {
       if (entries[4 * entry + 3] === hash && this.equals(entry, text, start, end)) return entry;
     }
+    return this.probe(hash, text, start, end);
+  }
+
+  /** The entry of the key with this hash through the slots, or -1. */
+  private probe(hash: number, text: string, start: number, end: number): number {
     const { slots, mask } = this;
     let slot = hash & mask;
     for (;;) {
