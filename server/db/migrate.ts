@@ -2,6 +2,7 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider, type Mig
 import * as initial from './migrations/0001_initial';
 import * as auth from './migrations/0002_auth';
 import * as metricsRead from './migrations/0003_metrics_read';
+import * as snapshotStore from './migrations/0004_snapshot_store';
 import type { DB } from './schema';
 
 /**
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_auth': auth,
   '0003_metrics_read': metricsRead,
+  '0004_snapshot_store': snapshotStore,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

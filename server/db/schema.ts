@@ -139,8 +139,24 @@ export interface AccountsTable {
   /** METRICS.md: metered items count toward MRR only when this is on. */
   include_metered_in_mrr: Generated<boolean>;
   is_demo: Generated<boolean>;
+  /** Raised by triggers on every change to what the metrics snapshot is built from (migration 0004). */
+  data_version: Generated<number>;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
+}
+
+/** One chunk of an account's stored, built metrics snapshot (server/metrics/snapshotStore.ts). */
+export interface MetricsSnapshotCopiesTable {
+  account_id: string;
+  chunk_no: number;
+  chunks: number;
+  data_version: number;
+  /** Engine code and V8 serialization format the copy was written with. */
+  format: string;
+  /** ISO codes the copy holds ECB rates for. */
+  currencies: string[];
+  body: Uint8Array;
+  written_at: GeneratedTimestamp;
 }
 
 /** One row: from `since` on, one unit of the account currency buys `rate` units of `iso`. */
@@ -670,6 +686,7 @@ export interface DB {
   invitations: InvitationsTable;
   invoice_items: InvoiceItemsTable;
   key_numbers: KeyNumbersTable;
+  metrics_snapshot_copies: MetricsSnapshotCopiesTable;
   object_attributes: ObjectAttributesTable;
   outbox_emails: OutboxEmailsTable;
   password_reset_tokens: PasswordResetTokensTable;

@@ -6,6 +6,15 @@ import type { StringColumn } from './stringColumn';
  * must not make a million small strings. Keys are hashed and compared character by character
  * in place; an entry is (source string, start, end). Open addressing with linear probing.
  */
+export interface KeyIndexState {
+  sources: string[];
+  entries: Int32Array<ArrayBuffer>;
+  slots: Int32Array<ArrayBuffer>;
+  count: number;
+}
+
+const KEY_INDEX_OF = new WeakMap<StringColumn, KeyIndex>();
+
 export class KeyIndex {
   private readonly sources: string[] = [];
   /** Per entry: source, start, end, hash (one cache line holds what a probe reads). */
@@ -120,11 +129,33 @@ export class KeyIndex {
 
   /** The keys as a StringColumn (it shares this index; add nothing afterwards). */
   toStringColumn(): StringColumn {
-    return {
+    const column = {
       length: this.count,
-      get: (index) => this.get(index),
-      indexOf: (value) => this.findString(value),
+      get: (index: number) => this.get(index),
+      indexOf: (value: string) => this.findString(value),
     };
+    KEY_INDEX_OF.set(column, this);
+    return column;
+  }
+
+  /** Everything the index holds, as plain data (strings and typed arrays) for `fromState`. */
+  exportState(): KeyIndexState {
+    return { sources: [...this.sources], entries: this.entries.slice(0, 4 * this.count), slots: this.slots, count: this.count };
+  }
+
+  static fromState(state: KeyIndexState): KeyIndex {
+    const index = new KeyIndex();
+    index.sources.push(...state.sources);
+    index.entries = state.entries.length > 0 ? state.entries : new Int32Array(4);
+    index.slots = state.slots;
+    index.mask = state.slots.length / 2 - 1;
+    index.count = state.count;
+    return index;
+  }
+
+  /** The index behind a column made by `toStringColumn`, if it was. */
+  static of(column: StringColumn): KeyIndex | undefined {
+    return KEY_INDEX_OF.get(column);
   }
 
   private equals(entry: number, text: string, start: number, end: number): boolean {

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/database';
 import type { DB, DiscountKind, ItemType } from '../db/schema';
+import { probeStoredCopy, readStoredCopy, writeStoredCopy } from './snapshotStore';
 import { ITEM_TYPES, createSnapshotBuilder, SnapshotError, type AccountSnapshot, type CustomerRow, type RawSnapshotSink } from './snapshot';
 
 /**
@@ -23,6 +24,12 @@ export interface LoadSnapshotOptions {
   extraCurrencies?: readonly string[];
   /** Called after each step with the milliseconds it took (the benchmark prints them). */
   onStep?: (step: string, ms: number) => void;
+  /** 'off' reads the tables and stores nothing (default, with a `Database`: use the stored copy when current, write one after a table read). */
+  store?: 'use' | 'off';
+  /** Where the snapshot came from. */
+  onSource?: (source: 'store' | 'tables') => void;
+  /** Receives the background write of the stored copy after a table read (true when written); its failure is already handled. */
+  onStoreWrite?: (write: Promise<boolean>) => void;
 }
 
 const KEY_SEPARATOR = '\u001f';
@@ -99,7 +106,6 @@ function cutByLengths(text: string, lengths: Float64Array, what: string): string
   return out;
 }
 
-type Row = Record<string, unknown>;
 
 async function rows(trx: Transaction<DB>, query: ReturnType<typeof sql>): Promise<Row[]> {
   return (await query.execute(trx)).rows as Row[];
@@ -110,24 +116,68 @@ const count = (row: Row): number => Number(row.n);
 
 const readOnly = (kysely: Kysely<DB>) => kysely.transaction().setIsolationLevel('repeatable read').setAccessMode('read only');
 
+type LargeResults = Record<LargeQuery, Promise<Row[]>>;
+type LargeQuery = 'customers' | 'customer_segment_values' | 'payments' | 'payment_items' | 'payment_discounts' | 'payment_attribute_values';
+type Row = Record<string, unknown>;
+
+const isDatabase = (db: Database | Kysely<DB>): db is Database => 'kysely' in db && 'readBytes' in db;
+
 /**
- * On PostgreSQL (a `Database` of that kind) the payments, the largest query, run on a second
- * pooled connection in a transaction that imports the first one's snapshot
- * (`pg_export_snapshot`, `set transaction snapshot`): the server builds both halves at once,
- * on two cores, and both see exactly the same data. (The pool must allow two connections; the
- * server's has ten.)
+ * With a `Database`, the account's stored copy (snapshotStore.ts) is used when it is current
+ * and holds the rates asked for; otherwise the snapshot is read from the tables and a copy is
+ * written in the background. A bare Kysely always reads the tables.
+ *
+ * On PostgreSQL the payments, the largest query, run on a second pooled connection in a
+ * transaction that imports the first one's snapshot (`pg_export_snapshot`, `set transaction
+ * snapshot`): the server builds both halves at once, on two cores, and both see exactly the
+ * same data. (The pool must allow two connections; the server's has ten.)
  */
 export async function loadSnapshot(db: Database | Kysely<DB>, accountId: string, options: LoadSnapshotOptions = {}): Promise<AccountSnapshot> {
+  const useStore = options.store !== 'off' && isDatabase(db);
+  if (useStore) {
+    const from = performance.now();
+    const probe = await probeStoredCopy(db, accountId, options.extraCurrencies ?? []);
+    const stored = probe?.usable ? await readStoredCopy(db, accountId, probe.version) : null;
+    if (stored) {
+      options.onStep?.('stored copy', performance.now() - from);
+      options.onSource?.('store');
+      return stored;
+    }
+  }
+  options.onSource?.('tables');
   const kysely = 'kysely' in db ? db.kysely : db;
   const parallel = 'kind' in db && db.kind === 'postgresql';
-  return readOnly(kysely).execute(async (trx) => {
-    if (!parallel) return readAccount(trx, accountId, options, rows(trx, paymentsSql(accountId)));
-    const [exported] = await rows(trx, sql`select pg_export_snapshot() as snapshot`);
-    const payments = readOnly(kysely).execute(async (twin) => {
-      await sql`set transaction snapshot ${sql.lit(String(exported?.snapshot))}`.execute(twin);
-      return rows(twin, paymentsSql(accountId));
-    });
-    return readAccount(trx, accountId, options, started(payments));
+  const { snapshot, version, currencies: asked } = await readOnly(kysely).execute((trx) =>
+    readAccount(trx, accountId, options, () => {
+      // The payments query goes to the twin connection as soon as the snapshot is exported.
+      const payments = parallel ? paymentsOnTwin(kysely, trx, accountId) : rows(trx, paymentsSql(accountId));
+      // Sent in the order they are consumed: the connection runs them one after another.
+      return {
+        customers: started(rows(trx, customersSql(accountId))),
+        customer_segment_values: started(rows(trx, customerSegmentValuesSql(accountId))),
+        payments: started(payments),
+        payment_items: started(rows(trx, paymentItemsSql(accountId))),
+        payment_discounts: started(rows(trx, paymentDiscountsSql(accountId))),
+        payment_attribute_values: started(rows(trx, paymentAttributeValuesSql(accountId))),
+      };
+    }),
+  );
+  if (useStore) {
+    // Every currency the read asked rates for (found or not), so that the same request finds the copy.
+    const currencies = [...new Set([...snapshot.currencies.values, ...asked])].sort();
+    // A failed write costs only speed: the next read goes to the tables again.
+    const write = writeStoredCopy(db, accountId, version, currencies, snapshot).catch(() => false);
+    options.onStoreWrite?.(write);
+  }
+  return snapshot;
+}
+
+/** The payments query on a second connection whose transaction imports `trx`'s snapshot. */
+async function paymentsOnTwin(kysely: Kysely<DB>, trx: Transaction<DB>, accountId: string): Promise<Row[]> {
+  const [exported] = await rows(trx, sql`select pg_export_snapshot() as snapshot`);
+  return readOnly(kysely).execute(async (twin) => {
+    await sql`set transaction snapshot ${sql.lit(String(exported?.snapshot))}`.execute(twin);
+    return rows(twin, paymentsSql(accountId));
   });
 }
 
@@ -137,28 +187,22 @@ function started<T>(promise: Promise<T>): Promise<T> {
   return promise;
 }
 
-async function readAccount(trx: Transaction<DB>, accountId: string, options: LoadSnapshotOptions, payments: Promise<Row[]>): Promise<AccountSnapshot> {
+async function readAccount(trx: Transaction<DB>, accountId: string, options: LoadSnapshotOptions, startLarge: () => LargeResults): Promise<{ snapshot: AccountSnapshot; version: number; currencies: string[] }> {
   // Every query is sent at once: the connection runs them one after another while this
   // process turns the earlier results into columns (PostgreSQL works in parallel with us).
   const accountQuery = started(
     trx
       .selectFrom('accounts')
-      .select(['id', 'currency', 'churn_window_seconds', 'take_exchange_rates_from', 'match_movements_by_currency', 'corrections_handling', 'include_metered_in_mrr'])
+      .select(['id', 'currency', 'churn_window_seconds', 'take_exchange_rates_from', 'match_movements_by_currency', 'corrections_handling', 'include_metered_in_mrr', 'data_version'])
       .where('id', '=', accountId)
       .executeTakeFirst(),
   );
   const currencyQuery = started(trx.selectFrom('currencies').select(['iso', 'minor_unit_digits']).execute());
   const attributeQuery = started(trx.selectFrom('object_attributes').select(['id', 'name', 'object']).where('account_id', '=', accountId).orderBy('id').execute());
-  const customerQuery = started(rows(trx, customersSql(accountId)));
   const segmentQuery = started(
     trx.selectFrom('customer_segments').select(['id', 'name', 'object_attribute_id', 'value_source', 'time_sensitive']).where('account_id', '=', accountId).orderBy('id').execute(),
   );
-  const segmentValueQuery = started(rows(trx, customerSegmentValuesSql(accountId)));
   const productQuery = started(trx.selectFrom('products').select(['key', 'name']).where('account_id', '=', accountId).orderBy('key').execute());
-  const paymentQuery = started(payments);
-  const itemQuery = started(rows(trx, paymentItemsSql(accountId)));
-  const discountQuery = started(rows(trx, paymentDiscountsSql(accountId)));
-  const attributeValueQuery = started(rows(trx, paymentAttributeValuesSql(accountId)));
   // Earlier versions only (a partial index finds them): the current one is the payment row itself.
   const versionQuery = started(
     trx
@@ -194,6 +238,8 @@ async function readAccount(trx: Transaction<DB>, accountId: string, options: Loa
       .execute(),
   );
 
+  const large = startLarge();
+
   const account = await accountQuery;
   if (!account) throw new SnapshotError(`no account '${accountId}'`);
   let last = performance.now();
@@ -208,18 +254,18 @@ async function readAccount(trx: Transaction<DB>, accountId: string, options: Loa
 
   builder.addCurrencies(await currencyQuery);
   builder.addObjectAttributes(await attributeQuery);
-  builder.addCustomers(customersOf(await customerQuery));
+  builder.addCustomers(customersOf(await large.customers));
   step('customers');
   builder.addCustomerSegments(await segmentQuery);
-  addCustomerSegmentValues(await segmentValueQuery, raw);
+  addCustomerSegmentValues(await large.customer_segment_values, raw);
   step('customer segment values');
   builder.addProducts(await productQuery);
-  for (const iso of addPayments(await paymentQuery, raw)) usedCurrencies.add(iso);
+  for (const iso of addPayments(await large.payments, raw)) usedCurrencies.add(iso);
   step('payments');
-  addPaymentItems(await itemQuery, raw);
+  addPaymentItems(await large.payment_items, raw);
   step('payment items');
-  addPaymentDiscounts(await discountQuery, raw);
-  addPaymentAttributeValues(await attributeValueQuery, raw);
+  addPaymentDiscounts(await large.payment_discounts, raw);
+  addPaymentAttributeValues(await large.payment_attribute_values, raw);
   step('payment attribute values');
   const versions = await versionQuery;
   for (const row of versions) usedCurrencies.add(row.currency);
@@ -244,7 +290,7 @@ async function readAccount(trx: Transaction<DB>, accountId: string, options: Loa
   step('exchange rates');
   const snapshot = builder.finish();
   step('columns');
-  return snapshot;
+  return { snapshot, version: Number(account.data_version), currencies: [...usedCurrencies] };
 }
 
 const customersSql = (accountId: string) =>

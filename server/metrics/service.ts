@@ -26,7 +26,8 @@ import type { AccountSnapshot } from './snapshot';
  * of a few accounts), and every computation scoped to one account. Any write to an account's
  * data must call `invalidate(accountId)`: it drops the local snapshot and NOTIFYs
  * `metrics_invalidate`, on which every server process listens (`start()`), so all processes
- * drop theirs and the next request reloads.
+ * drop theirs and the next request reloads (from the account's stored snapshot copy when its
+ * data has not changed since it was written: server/metrics/snapshotStore.ts).
  */
 export const METRICS_INVALIDATE_CHANNEL = 'metrics_invalidate';
 /** NOTIFY payload that drops every account (shared data changed, e.g. exchange rates). */
@@ -76,7 +77,13 @@ const isBuiltIn = (id: string) => BUILT_IN.has(id) || /^(customer_segment|cost_s
 export function createMetricsService(db: Database, options: MetricsServiceOptions = {}): MetricsService {
   const capacity = Math.max(1, options.capacity ?? DEFAULT_SNAPSHOT_CACHE_SIZE);
   const now = options.now ?? (() => new Date());
-  const load = options.load ?? ((database, accountId, extraCurrencies) => loadSnapshot(database, accountId, { extraCurrencies }));
+  // Writes of stored snapshot copies run in the background (loadSnapshot); close() waits for them.
+  const storeWrites = new Set<Promise<boolean>>();
+  const track = (write: Promise<boolean>) => {
+    storeWrites.add(write);
+    void write.finally(() => storeWrites.delete(write));
+  };
+  const load = options.load ?? ((database, accountId, extraCurrencies) => loadSnapshot(database, accountId, { extraCurrencies, onStoreWrite: track }));
   const cache = new Map<string, Entry>();
   let unlisten: (() => Promise<void>) | null = null;
 
@@ -212,6 +219,7 @@ export function createMetricsService(db: Database, options: MetricsServiceOption
       unlisten = null;
       cache.clear();
       if (stop) await stop();
+      await Promise.all([...storeWrites]);
     },
   };
 }
