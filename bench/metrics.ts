@@ -83,8 +83,11 @@ interface SnapshotMessage {
   engine: SnapshotEngine;
   seedMs: number;
   snapshotMs: number;
+  tablesMs: number;
+  writeMs: number;
   payments: number;
   digest: SeriesDigest;
+  tablesDigest: SeriesDigest;
   rssMb: number;
 }
 
@@ -115,7 +118,19 @@ async function duckdbChild(): Promise<void> {
 async function snapshotChild(engine: SnapshotEngine): Promise<void> {
   const read = await measureSnapshotRead({ engine, seeder, customers, months, now: NOW, adminUrl: args['postgres-url'], log });
   const result = computeMrrSeries(read.snapshot, engineRequest(months));
-  await send({ kind: 'snapshot', engine, seedMs: read.seedMs, snapshotMs: read.snapshotMs, payments: read.payments, digest: digest(result), rssMb: peakRssMb() });
+  const fromTables = computeMrrSeries(read.fromTables, engineRequest(months));
+  await send({
+    kind: 'snapshot',
+    engine,
+    seedMs: read.seedMs,
+    snapshotMs: read.snapshotMs,
+    tablesMs: read.tablesMs,
+    writeMs: read.writeMs,
+    payments: read.payments,
+    digest: digest(result),
+    tablesDigest: digest(fromTables),
+    rssMb: peakRssMb(),
+  });
 }
 
 function runChild<T extends ChildMessage>(role: string, extra: string[] = []): Promise<T> {
@@ -176,6 +191,7 @@ async function main(): Promise<void> {
   log(equal ? `equal: every month, series, total and product agree to the minor unit` : `NOT EQUAL:\n  ${differences.join('\n  ')}`);
 
   const snapshotMs: Record<SnapshotEngine, number | null> = { pglite: null, postgresql: null };
+  const tablesMs: Record<SnapshotEngine, number | null> = { pglite: null, postgresql: null };
   let snapshotsAgree = true;
   for (const engine of args.engines.split(',').filter((e) => e !== '') as SnapshotEngine[]) {
     if (engine !== 'pglite' && engine !== 'postgresql') throw new Error(`unknown engine '${String(engine)}'`);
@@ -184,12 +200,14 @@ async function main(): Promise<void> {
       continue;
     }
     const read = await runChild<SnapshotMessage>('snapshot', ['--engine', engine]);
-    const same = sameDigest(read.digest, digest(ours.result));
+    const same = sameDigest(read.digest, digest(ours.result)) && sameDigest(read.tablesDigest, digest(ours.result));
     snapshotsAgree &&= same;
     snapshotMs[engine] = read.snapshotMs;
+    tablesMs[engine] = read.tablesMs;
     log(
       `${engine}: seeded ${read.payments.toLocaleString('en')} payments (${seeder === 'copy' ? 'COPY, bench/support/bulkSeed.ts' : 'seedDemoAccount'}) in ${seconds(read.seedMs)}; ` +
-        `loadSnapshot ${read.snapshotMs.toFixed(0)} ms; its series ${same ? 'equal' : 'DIFFER FROM'} the in-memory snapshot's; its process peaked at ${read.rssMb} MB`,
+        `loadSnapshot from the tables ${read.tablesMs.toFixed(0)} ms, writing the stored copy ${read.writeMs.toFixed(0)} ms, from the stored copy ${read.snapshotMs.toFixed(0)} ms; ` +
+        `the series of both ${same ? 'equal' : 'DIFFER FROM'} the in-memory snapshot's; its process peaked at ${read.rssMb} MB`,
     );
   }
 
@@ -197,8 +215,8 @@ async function main(): Promise<void> {
     ['ratio <= 0.5', ours.bestMs / duck.bestMs <= 0.5],
     ['report_ms <= 2 x duckdb_ms', report.bestMs <= 2 * duck.bestMs],
     ['rss_mb <= 1500', rssMb <= 1500],
-    ['snapshot from PGlite < 3 s', snapshotMs.pglite === null || snapshotMs.pglite < 3_000],
-    ['snapshot from PostgreSQL < 1.5 s', snapshotMs.postgresql === null || snapshotMs.postgresql < 1_500],
+    ['snapshot from PGlite < 3 s (stored copy)', snapshotMs.pglite === null || snapshotMs.pglite < 3_000],
+    ['snapshot from PostgreSQL < 1.5 s (stored copy)', snapshotMs.postgresql === null || snapshotMs.postgresql < 1_500],
   ];
   log(`load average after: ${loadAverage()}`);
   log(`targets: ${targets.map(([name, met]) => `${name} ${met ? 'met' : 'MISSED'}`).join('; ')}`);
@@ -213,6 +231,8 @@ async function main(): Promise<void> {
       equal,
       snapshot_pglite_ms: snapshotMs.pglite,
       snapshot_postgres_ms: snapshotMs.postgresql,
+      snapshot_pglite_tables_ms: tablesMs.pglite,
+      snapshot_postgres_tables_ms: tablesMs.postgresql,
     }),
   );
 }

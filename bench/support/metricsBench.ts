@@ -142,6 +142,8 @@ export interface BenchLine {
   equal: boolean;
   snapshot_pglite_ms: number | null;
   snapshot_postgres_ms: number | null;
+  snapshot_pglite_tables_ms: number | null;
+  snapshot_postgres_tables_ms: number | null;
 }
 
 export function benchLine(values: Omit<BenchLine, 'bench' | 'ratio'>): string {
@@ -157,6 +159,8 @@ export function benchLine(values: Omit<BenchLine, 'bench' | 'ratio'>): string {
     equal: values.equal,
     snapshot_pglite_ms: values.snapshot_pglite_ms === null ? null : round(values.snapshot_pglite_ms),
     snapshot_postgres_ms: values.snapshot_postgres_ms === null ? null : round(values.snapshot_postgres_ms),
+    snapshot_pglite_tables_ms: values.snapshot_pglite_tables_ms === null ? null : round(values.snapshot_pglite_tables_ms),
+    snapshot_postgres_tables_ms: values.snapshot_postgres_tables_ms === null ? null : round(values.snapshot_postgres_tables_ms),
   };
   return JSON.stringify(line);
 }

@@ -49,10 +49,18 @@ export interface SnapshotReadOptions {
 export interface SnapshotReadResult {
   engine: SnapshotEngine;
   seedMs: number;
+  /** The read from the stored copy (server/metrics/snapshotStore.ts), on a fresh connection. */
   snapshotMs: number;
+  /** The first read, from the tables (cold), which writes the copy. */
+  tablesMs: number;
+  /** Writing the copy after the first read. */
+  writeMs: number;
   payments: number;
   accountId: string;
+  /** Read from the stored copy. */
   snapshot: AccountSnapshot;
+  /** Read from the tables. */
+  fromTables: AccountSnapshot;
 }
 
 interface TemporaryDatabase {
@@ -175,13 +183,29 @@ export async function measureSnapshotRead(options: SnapshotReadOptions): Promise
     db = await temporary.open();
     if (options.analyze !== false) await db.executeSql('vacuum analyze');
     await db.close();
+    // 1. From the tables, cold, as the first read after data changed; it writes the stored copy.
     db = await temporary.open();
-    const readStart = performance.now();
+    let readStart = performance.now();
     const steps: string[] = [];
-    const snapshot = await loadSnapshot(db, accountId, { onStep: (step, ms) => steps.push(`${step} ${ms.toFixed(0)} ms`) });
+    let write: Promise<boolean> | undefined;
+    const fromTables = await loadSnapshot(db, accountId, { onStep: (step, ms) => steps.push(`${step} ${ms.toFixed(0)} ms`), onStoreWrite: (w) => (write = w) });
+    const tablesMs = performance.now() - readStart;
+    log(`  ${engine}: read the snapshot from the tables in ${(tablesMs / 1000).toFixed(2)} s (${steps.join(', ')})`);
+    const writeStart = performance.now();
+    if (!(await write)) throw new Error(`${engine}: the stored copy was not written`);
+    const writeMs = performance.now() - writeStart;
+    const { rows } = await db.executeSql(`select sum(octet_length(body)) as bytes from metrics_snapshot_copies where account_id = $1`, [accountId]);
+    log(`  ${engine}: wrote the stored copy (${(Number(rows[0]?.bytes) / 1e6).toFixed(0)} MB) in ${(writeMs / 1000).toFixed(2)} s`);
+    await db.close();
+    // 2. From the stored copy, on a fresh connection (as after a restart).
+    db = await temporary.open();
+    let source: string | undefined;
+    readStart = performance.now();
+    const snapshot = await loadSnapshot(db, accountId, { onSource: (s) => (source = s) });
     const snapshotMs = performance.now() - readStart;
-    log(`  ${engine}: read the snapshot in ${(snapshotMs / 1000).toFixed(2)} s (${steps.join(', ')})`);
-    return { engine, seedMs, snapshotMs, payments, accountId, snapshot };
+    if (source !== 'store') throw new Error(`${engine}: the second read came from the ${String(source)}`);
+    log(`  ${engine}: read the snapshot from the stored copy in ${(snapshotMs / 1000).toFixed(2)} s`);
+    return { engine, seedMs, snapshotMs, tablesMs, writeMs, payments, accountId, snapshot, fromTables };
   } finally {
     await db?.close();
     await temporary.drop();
