@@ -106,7 +106,6 @@ function cutByLengths(text: string, lengths: Float64Array, what: string): string
   return out;
 }
 
-
 async function rows(trx: Transaction<DB>, query: ReturnType<typeof sql>): Promise<Row[]> {
   return (await query.execute(trx)).rows as Row[];
 }
