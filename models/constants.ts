@@ -110,6 +110,11 @@ export const SUBSCRIPTION_CSV_REQUIRED_FIELDS = [
   'months',
 ] as const satisfies readonly SubscriptionCsvField[];
 
+/** Largest CSV file an import accepts: 200 MB. */
+export const CSV_IMPORT_MAX_FILE_BYTES = 200 * 1024 * 1024;
+/** Longest row of an imported CSV file: 64 KB. */
+export const CSV_IMPORT_MAX_ROW_BYTES = 64 * 1024;
+
 /** Accepted extension of uploaded import files. */
 export const CSV_FILE_EXTENSION = '.csv';
 

@@ -11,6 +11,10 @@ import { registerSpa } from './http/spa';
 import type { Mailer } from './mail/mailer';
 import { mailerPlugin } from './mail/plugin';
 import { metricsPlugin } from './metrics/plugin';
+import { CSV_IMPORT_MAX_FILE_BYTES } from '../models/constants';
+import { importsPlugin } from './imports/plugin';
+import type { JobQueue } from './jobs/queue';
+import { csvImportRoutes } from './routes/csvImports';
 import { customerMetricsRoutes } from './routes/customerMetrics';
 import { devOutboxRoutes } from './routes/devOutbox';
 import { healthRoutes } from './routes/health';
@@ -42,6 +46,10 @@ export interface AppOptions {
   mailer?: Mailer;
   /** The clock of auth decisions (token expiry, throttling); tests inject one. */
   now?: () => Date;
+  /** The job queue; without one, imports run in this process (server/imports/plugin.ts). */
+  queue?: JobQueue;
+  /** Largest uploaded file (default the spec's 200 MB; tests of the limit use less). */
+  uploadLimitBytes?: number;
 }
 
 /**
@@ -63,7 +71,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('config', options.config);
   registerErrorHandler(app);
 
-  await app.register(fastifyMultipart, { limits: { fileSize: 200 * 1024 * 1024, files: 1 } });
+  await app.register(fastifyMultipart, { limits: { fileSize: options.uploadLimitBytes ?? CSV_IMPORT_MAX_FILE_BYTES, files: 1 } });
+  // At the root, so tests (and later root-level plugins) see `app.imports`.
+  await app.register(importsPlugin, { queue: options.queue });
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -98,6 +108,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(invitationRoutes);
       await api.register(sectionDefinitionRoutes);
       await api.register(customerMetricsRoutes);
+      await api.register(csvImportRoutes, { uploadLimitBytes: options.uploadLimitBytes });
       if (!options.config.production) await api.register(devOutboxRoutes);
       if (options.config.testRoutes && !options.config.production) await api.register(testSupportRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

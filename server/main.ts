@@ -20,14 +20,19 @@ const say = (line: string) => process.stdout.write(`[subscope] ${line}\n`);
 
 const spaDir = process.env.SKIP_SPA_BUILD === 'true' ? path.join(root, 'dist') : ensureSpaBuild(root, say);
 const { db, seeded } = await bootStorage(config, { info: say });
+const queue = config.workers ? await startQueue(db) : undefined;
 const app = await buildApp({
   db,
   config,
   spaDir,
+  queue,
   logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
 });
-const queue = config.workers ? await startQueue(db) : undefined;
 if (queue) await registerWorkers(queue, db, { ecbFeedUrl: config.ecbFeedUrl }, app.log);
+if (db.kind === 'pglite') {
+  const resumed = await app.imports.resume();
+  if (resumed.length > 0) say(`Resuming ${resumed.length} import(s) interrupted by the last stop: ${resumed.join(', ')}`);
+}
 
 closeWithGrace({ delay: 25_000 }, async ({ signal, err }) => {
   if (err) app.log.error({ err }, 'shutting down after an error');

@@ -54,6 +54,8 @@ const ERROR_DESCRIPTIONS = {
   401: 'Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.)',
   403: 'Signed in without the rights for this call',
   404: 'Not found (or not in your account)',
+  413: 'The uploaded file is too large',
+  415: 'Not a multipart upload',
   422: 'Invalid values: one entry per problem, with a pointer',
   429: 'Too many sign-in attempts; see the Retry-After header',
 } as const;

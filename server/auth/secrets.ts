@@ -31,7 +31,7 @@ export function randomAlphanumeric(length: number): string {
 }
 
 /** An application id: prefix + 12 characters (docs/data-model.md). */
-export function newId(prefix: 'acc' | 'usr' | 'inv' | 'prt'): string {
+export function newId(prefix: 'acc' | 'usr' | 'inv' | 'prt' | 'imp'): string {
   return prefix + randomAlphanumeric(12);
 }
 

@@ -3,6 +3,7 @@ import * as initial from './migrations/0001_initial';
 import * as auth from './migrations/0002_auth';
 import * as metricsRead from './migrations/0003_metrics_read';
 import * as snapshotStore from './migrations/0004_snapshot_store';
+import * as imports from './migrations/0005_imports';
 import type { DB } from './schema';
 
 /**
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0002_auth': auth,
   '0003_metrics_read': metricsRead,
   '0004_snapshot_store': snapshotStore,
+  '0005_imports': imports,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -306,6 +306,29 @@ export interface ImportsTable {
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
   finished_at: NullableTimestamp;
+  /** What the reader detected: ',', ';' or a tab. */
+  delimiter: string | null;
+  /** What the reader detected: 'utf-8', 'utf-16le', 'windows-1250', ... */
+  encoding: string | null;
+}
+
+/** A valid, parsed row of a subscription import, waiting for the commit (server/imports/commit.ts). */
+export interface ImportPaymentRowsTable {
+  account_id: string;
+  import_id: string;
+  row_number: number;
+  payment_id: string;
+  customer_id: string;
+  customer_name: string | null;
+  started_at: DateString;
+  ended_at: DateString;
+  duration_in_months: number;
+  total_value: number;
+  currency: string;
+  invoice_number: string | null;
+  product_key: string;
+  item_type: ItemType;
+  quantity: number;
 }
 
 export interface ImportRowsTable {
@@ -680,6 +703,7 @@ export interface DB {
   deals: DealsTable;
   distillers: DistillersTable;
   exchange_rates: ExchangeRatesTable;
+  import_payment_rows: ImportPaymentRowsTable;
   import_rows: ImportRowsTable;
   imports: ImportsTable;
   integrations: IntegrationsTable;

@@ -1,5 +1,6 @@
 import type { Database } from '../db/database';
 import { INVALIDATE_ALL, METRICS_INVALIDATE_CHANNEL } from '../metrics/service';
+import { importJobHandler, SUBSCRIPTION_IMPORT_JOB, type SubscriptionImportJob } from '../imports/plugin';
 import { refreshRatesFromEcb } from '../rates/ecbFeed';
 import type { JobQueue } from './queue';
 
@@ -8,7 +9,7 @@ export interface WorkerSettings {
   ecbFeedUrl: string | undefined;
 }
 
-type Log = { info: (message: string) => void; warn: (message: string) => void };
+type Log = { info: (message: string) => void; warn: (message: string) => void; error: (message: string) => void };
 
 export const JOBS = {
   refreshRates: 'rates.refresh',
@@ -22,6 +23,7 @@ const RATES_REFRESH_CRON = '30 16 * * 1-5';
  * runs them in-process; `npm run worker` runs them alone). Later features add theirs here.
  */
 export async function registerWorkers(queue: JobQueue, db: Database, settings: WorkerSettings, log: Log): Promise<void> {
+  await queue.work<SubscriptionImportJob>(SUBSCRIPTION_IMPORT_JOB, importJobHandler(db, log));
   const feedUrl = settings.ecbFeedUrl;
   if (feedUrl) {
     await queue.work(JOBS.refreshRates, async () => {

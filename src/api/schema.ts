@@ -173,6 +173,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/subscriptions/csv_import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a CSV of payments
+         * @description Multipart: the file (field `paying_customers`, `csv` or `file`, a .csv of at most 200 MB, rows of at most 64 KB; UTF-8, UTF-16 or Windows-1250/1252; comma, semicolon or tab). With `column_order` (`customer_id,started_at,ended_at,monthly_amount`) the import starts at once: 400 lists rows that do not have those columns, otherwise poll GET /subscriptions/csv_import/{id}. Without it the answer previews the first rows for the mapping of POST /subscriptions/csv_import/{id}/finalize.
+         */
+        post: operations["createSubscriptionCsvImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/subscriptions/csv_import/{id}/finalize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Map the columns of an uploaded CSV and import it
+         * @description Column index per field; monthly_amount, started_at, customer_id, invoice_number, months are required. The import then runs as a job: poll GET /subscriptions/csv_import/{id}.
+         */
+        post: operations["finalizeSubscriptionCsvImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/subscriptions/csv_import/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Status, progress, result and audit log of a CSV import */
+        get: operations["getSubscriptionCsvImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dev/outbox": {
         parameters: {
             query?: never;
@@ -1281,6 +1338,496 @@ export interface operations {
             };
             /** @description Invalid values: one entry per problem, with a pointer */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createSubscriptionCsvImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description The same id (the import page reads this name) */
+                        import_id: string;
+                        status: string;
+                        total_rows: number;
+                        /** @description The first 10 rows, cells as read */
+                        preview_rows: string[][];
+                        /** @description Cells of the widest row */
+                        columns: number;
+                        delimiter: string;
+                        encoding: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                        validation_failures: {
+                            /** @description Row of the file (1 = its first line) */
+                            row_number: number;
+                            /** @description The row as read, cells joined by its delimiter */
+                            row: string;
+                            /** @description The column and the reason */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The uploaded file is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not a multipart upload */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    finalizeSubscriptionCsvImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    skip_headers: boolean;
+                    /** @description Column index of Customer ID */
+                    customer_id?: number | null;
+                    /** @description Column index of Invoice number */
+                    invoice_number?: number | null;
+                    /** @description Column index of Started at */
+                    started_at?: number | null;
+                    /** @description Column index of Ended at */
+                    ended_at?: number | null;
+                    /** @description Column index of Months */
+                    months?: number | null;
+                    /** @description Column index of Monthly amount */
+                    monthly_amount?: number | null;
+                    /** @description Column index of Revenue type */
+                    revenue_type?: number | null;
+                    /** @description Column index of Currency */
+                    currency?: number | null;
+                    /** @description Column index of Product */
+                    product?: number | null;
+                    /** @description Column index of Customer name */
+                    customer_name?: number | null;
+                    /** @description Column index of Units */
+                    units?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        status: "uploaded" | "preview" | "in_progress" | "finalizing" | "done" | "failed";
+                        /** @description Percent */
+                        progress: number;
+                        file_name: string;
+                        total_rows: number;
+                        delimiter: string | null;
+                        encoding: string | null;
+                        result: {
+                            /** @description 'done' once committed, 'failed' when the import failed, else the import's status */
+                            status: string;
+                            success_count: number;
+                            failure_count: number;
+                            created?: number;
+                            updated?: number;
+                            unchanged?: number;
+                            /** @description The first 1000 failed rows */
+                            failures: {
+                                /** @description Row of the file (1 = its first line) */
+                                row_number: number;
+                                /** @description The row as read, cells joined by its delimiter */
+                                row: string;
+                                /** @description The column and the reason */
+                                message: string;
+                            }[];
+                            error?: string;
+                        };
+                        validation_failures: {
+                            /** @description Row of the file (1 = its first line) */
+                            row_number: number;
+                            /** @description The row as read, cells joined by its delimiter */
+                            row: string;
+                            /** @description The column and the reason */
+                            message: string;
+                        }[];
+                        /** @description Every status change, oldest first */
+                        audit_log: {
+                            event: string;
+                            status: string | null;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                        /** Format: date-time */
+                        created_at: string;
+                        finished_at: string | null;
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getSubscriptionCsvImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        status: "uploaded" | "preview" | "in_progress" | "finalizing" | "done" | "failed";
+                        /** @description Percent */
+                        progress: number;
+                        file_name: string;
+                        total_rows: number;
+                        delimiter: string | null;
+                        encoding: string | null;
+                        result: {
+                            /** @description 'done' once committed, 'failed' when the import failed, else the import's status */
+                            status: string;
+                            success_count: number;
+                            failure_count: number;
+                            created?: number;
+                            updated?: number;
+                            unchanged?: number;
+                            /** @description The first 1000 failed rows */
+                            failures: {
+                                /** @description Row of the file (1 = its first line) */
+                                row_number: number;
+                                /** @description The row as read, cells joined by its delimiter */
+                                row: string;
+                                /** @description The column and the reason */
+                                message: string;
+                            }[];
+                            error?: string;
+                        };
+                        validation_failures: {
+                            /** @description Row of the file (1 = its first line) */
+                            row_number: number;
+                            /** @description The row as read, cells joined by its delimiter */
+                            row: string;
+                            /** @description The column and the reason */
+                            message: string;
+                        }[];
+                        /** @description Every status change, oldest first */
+                        audit_log: {
+                            event: string;
+                            status: string | null;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                        /** Format: date-time */
+                        created_at: string;
+                        finished_at: string | null;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,240 @@
+/**
+ * Cell values of an imported CSV file: amounts, dates and whole numbers as spreadsheets in
+ * different locales write them ('1 234,50 zł', '1,234.50', '31.12.2024', '12/31/2024').
+ * Pure and synchronous. A failure carries a reason: a short phrase written to follow the column
+ * name and the value, e.g. "Started at '31/31/2024' is not a date".
+ */
+
+export interface ValueFailure {
+  ok: false;
+  /** Follows the column name and the value: "is not a number". */
+  reason: string;
+}
+export type MoneyResult = { ok: true; minor: number } | ValueFailure;
+/** `iso`: YYYY-MM-DD. */
+export type DateResult = { ok: true; iso: string } | ValueFailure;
+export type IntegerResult = { ok: true; value: number } | ValueFailure;
+
+/** How a slash date 'A/B/YYYY' reads: day first (Europe) or month first (US). */
+export type DateOrder = 'dmy' | 'mdy';
+
+const failure = (reason: string): ValueFailure => ({ ok: false, reason });
+
+/** Text with every kind of space (no-break, narrow, thin: thousands separators) made one ' '. */
+function normalizeSpaces(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Money
+
+/**
+ * Currency signs and codes a cell may carry before or after the number: any three capital
+ * letters (ISO 4217 codes such as PLN, USD), '$' with an optional country prefix (US$, C$),
+ * € £ ¥, and 'zł'. Which currency it is does not matter here: the file's currency column or the
+ * account decides, and the import checks that separately.
+ */
+const CURRENCY = String.raw`(?:[A-Z]{3}|[A-Z]{0,2}\$|€|£|¥|[zZ][łŁ])`;
+const CURRENCY_PREFIX = new RegExp(`^${CURRENCY} ?`);
+const CURRENCY_SUFFIX = new RegExp(` ?${CURRENCY}$`);
+const SIGN = /^[-+\u2212] ?/;
+
+/**
+ * An amount in integer minor units of a currency with `minorDigits` decimals ('1 234,50', 2 →
+ * 123450). Exact: the digits are put together as text, never through a float.
+ *
+ * Accepted: '.' or ',' as the decimal separator; '.', ',', spaces (including no-break ones) and
+ * "'" as thousands separators; a leading '-' or parentheses for negatives; a currency sign or
+ * code before or after (`CURRENCY`). Decimals beyond `minorDigits` are accepted only when they
+ * are zeros ('12.5000').
+ *
+ * Which separator is decimal:
+ * - '.' and ',' both present: the last one ('1.234,50', '1,234.50');
+ * - one of them, several times: thousands ('1.234.567');
+ * - one of them, once, followed by exactly three digits, with 1-3 digits (not starting with 0)
+ *   before and no other separator: thousands. '1,234' and '1.234' are 1234, not 1.234: three
+ *   decimals are rarer in prices than thousands written without decimals, and for two-decimal
+ *   currencies reading it as decimals would only turn into an error;
+ * - otherwise once: decimal ('1234,5', '0,125', '1 234,567').
+ */
+export function parseMoney(text: string, minorDigits: number): MoneyResult {
+  if (!Number.isInteger(minorDigits) || minorDigits < 0 || minorDigits > 8) throw new RangeError(`minorDigits must be 0 to 8, got ${minorDigits}`);
+  const cleaned = normalizeSpaces(text);
+  if (cleaned === '') return failure('is empty');
+  const signed = stripAffixes(cleaned);
+  if (!signed) return failure('is not a number');
+  const parts = numberParts(signed.body);
+  if (!parts) return failure('is not a number');
+
+  const fraction = parts.fraction.replace(/0+$/, '');
+  if (fraction.length > minorDigits) return failure(tooManyDecimals(minorDigits));
+  const digits = (parts.whole + fraction.padEnd(minorDigits, '0')).replace(/^0+(?=\d)/, '');
+  if (BigInt(digits) > BigInt(Number.MAX_SAFE_INTEGER)) return failure('is too large');
+  const minor = Number(digits);
+  return { ok: true, minor: signed.negative && minor !== 0 ? -minor : minor };
+}
+
+function tooManyDecimals(minorDigits: number): string {
+  if (minorDigits === 0) return 'has decimals, but the currency has none';
+  return `has more than ${minorDigits} ${minorDigits === 1 ? 'decimal' : 'decimals'}`;
+}
+
+/**
+ * The number of a money cell without its sign, parentheses and currency, or null when what is
+ * around the number is not one of those. One sign at most: '(-12)' and '--12' are refused.
+ */
+function stripAffixes(text: string): { negative: boolean; body: string } | null {
+  let rest = text;
+  const parenthesized = rest.startsWith('(') && rest.endsWith(')');
+  let negative = parenthesized;
+  if (parenthesized) rest = rest.slice(1, -1).trim();
+  let signs = 0;
+  const takeSign = (): void => {
+    const sign = SIGN.exec(rest);
+    if (!sign) return;
+    signs++;
+    if (sign[0][0] !== '+') negative = true;
+    rest = rest.slice(sign[0].length);
+  };
+  takeSign();
+  const prefix = CURRENCY_PREFIX.exec(rest);
+  if (prefix) {
+    rest = rest.slice(prefix[0].length);
+    takeSign();
+  } else {
+    const suffix = CURRENCY_SUFFIX.exec(rest);
+    if (suffix) rest = rest.slice(0, -suffix[0].length);
+  }
+  if (signs > 1 || (signs === 1 && parenthesized)) return null;
+  return { negative, body: rest };
+}
+
+/**
+ * The integer digits and decimal digits of a number written with separators (see `parseMoney`
+ * for which one is decimal), or null when it is not a well-formed number: thousands groups must
+ * be three digits after a first group of 1-3, with one kind of thousands separator.
+ */
+function numberParts(body: string): { whole: string; fraction: string } | null {
+  if (!/^\d(?:[\d.,' ]*\d)?$/.test(body) || /[.,' ]{2}/.test(body)) return null;
+  const decimal = decimalSeparator(body);
+  let whole = body;
+  let fraction = '';
+  if (decimal) {
+    const at = body.lastIndexOf(decimal);
+    if (body.indexOf(decimal) !== at) return null;
+    whole = body.slice(0, at);
+    fraction = body.slice(at + 1);
+    if (!/^\d+$/.test(fraction)) return null;
+  }
+  const groupers = new Set(whole.replace(/\d/g, ''));
+  if (groupers.size > 1) return null;
+  if (groupers.size === 1) {
+    const [first, ...groups] = whole.split([...groupers][0] as string);
+    if (!/^\d{1,3}$/.test(first as string) || !groups.every((group) => /^\d{3}$/.test(group))) return null;
+  }
+  return { whole: whole.replace(/\D/g, ''), fraction };
+}
+
+function decimalSeparator(body: string): '.' | ',' | null {
+  const dot = body.lastIndexOf('.');
+  const comma = body.lastIndexOf(',');
+  if (dot >= 0 && comma >= 0) return dot > comma ? '.' : ',';
+  if (dot < 0 && comma < 0) return null;
+  const mark = dot >= 0 ? '.' : ',';
+  if (body.indexOf(mark) !== body.lastIndexOf(mark)) return null;
+  const looksLikeThousands = /^[1-9]\d{0,2}[.,]\d{3}$/.test(body);
+  return looksLikeThousands ? null : mark;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dates
+
+/** A time after the date ('T10:00:00Z', ' 10:00', ' 9:30 PM'): ignored, the day is what counts. */
+const TIME = String.raw`(?:(?:T| )\d{1,2}:\d{2}.*)?`;
+const YEAR_FIRST = new RegExp(String.raw`^(\d{4})([-/])(\d{1,2})\2(\d{1,2})${TIME}$`);
+const DAY_FIRST = new RegExp(String.raw`^(\d{1,2})([-.])(\d{1,2})\2(\d{4})${TIME}$`);
+const SLASH = new RegExp(String.raw`^(\d{1,2})/(\d{1,2})/(\d{4})${TIME}$`);
+const TWO_DIGIT_YEAR = new RegExp(String.raw`^\d{1,2}([-./])\d{1,2}\1\d{2}${TIME}$`);
+
+const MIN_YEAR = 1900;
+const MAX_YEAR = 2999;
+
+/**
+ * A date cell as an ISO date (YYYY-MM-DD). Accepted: 'YYYY-MM-DD' (a time after it, 'T...' or
+ * ' HH:MM...', is ignored: no time zone shifts the day), 'YYYY/MM/DD', 'DD-MM-YYYY',
+ * 'DD.MM.YYYY' (one-digit day and month too) and slash dates 'A/B/YYYY'. A slash date reads day
+ * first when A > 12, month first when B > 12, the same either way when A = B, and otherwise as
+ * `slashOrder`, which the caller decides for the whole file (`slashOrderEvidence`); with no order
+ * it is refused as ambiguous rather than guessed. Only real calendar days of 1900-2999.
+ */
+export function parseDate(text: string, slashOrder: DateOrder | null): DateResult {
+  const value = normalizeSpaces(text);
+  if (value === '') return failure('is empty');
+
+  const yearFirst = YEAR_FIRST.exec(value);
+  if (yearFirst) return calendarDate(yearFirst[1], yearFirst[3], yearFirst[4]);
+  const dayFirst = DAY_FIRST.exec(value);
+  if (dayFirst) return calendarDate(dayFirst[4], dayFirst[3], dayFirst[1]);
+  const slash = SLASH.exec(value);
+  if (slash) {
+    const [a, b, year] = [Number(slash[1]), Number(slash[2]), slash[3]];
+    if (a > 12 && b > 12) return failure('is not a date');
+    const order = a === b ? 'dmy' : (orderOf(a, b) ?? slashOrder);
+    if (!order) return failure('is ambiguous (use YYYY-MM-DD)');
+    return order === 'dmy' ? calendarDate(year, slash[2], slash[1]) : calendarDate(year, slash[1], slash[2]);
+  }
+  if (TWO_DIGIT_YEAR.test(value)) return failure('needs a four-digit year');
+  return failure('is not a date');
+}
+
+/**
+ * The order a single slash date proves: 'dmy' when its first number cannot be a month (> 12),
+ * 'mdy' when its second cannot, null when it proves nothing (both <= 12, both > 12, or not a
+ * slash date). The caller reads a file's dates once to decide its order, and reports a file
+ * whose dates prove both.
+ */
+export function slashOrderEvidence(text: string): DateOrder | null {
+  const slash = SLASH.exec(normalizeSpaces(text));
+  return slash ? orderOf(Number(slash[1]), Number(slash[2])) : null;
+}
+
+function orderOf(a: number, b: number): DateOrder | null {
+  if (a > 12 && b <= 12) return 'dmy';
+  if (b > 12 && a <= 12) return 'mdy';
+  return null;
+}
+
+function calendarDate(yearText: string | undefined, monthText: string | undefined, dayText: string | undefined): DateResult {
+  const [year, month, day] = [Number(yearText), Number(monthText), Number(dayText)];
+  if (year < MIN_YEAR || year > MAX_YEAR) return failure(`has a year outside ${MIN_YEAR}-${MAX_YEAR}`);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return failure('is not a date');
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return { ok: true, iso: `${year}-${pad(month)}-${pad(day)}` };
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whole numbers
+
+/**
+ * A whole number ('12', ' 3 ', '-2', '12.0' as spreadsheets export them). '1.000' and '1,500'
+ * are refused as ambiguous: thousands in one locale, decimals in another, and either reading
+ * would be a guess.
+ */
+export function parseInteger(text: string): IntegerResult {
+  const value = normalizeSpaces(text);
+  if (value === '') return failure('is empty');
+  if (/^[-+]?[1-9]\d{0,2}[.,]\d{3}$/.test(value)) return failure('is ambiguous (write it without a separator)');
+  const whole = /^([-+]?)(\d+)(?:[.,]0+)?$/.exec(value);
+  if (whole) {
+    const magnitude = Number(whole[2]);
+    if (!Number.isSafeInteger(magnitude)) return failure('is too large');
+    return { ok: true, value: whole[1] === '-' && magnitude !== 0 ? -magnitude : magnitude };
+  }
+  if (/^[-+]?\d*[.,]\d+$/.test(value)) return failure('is not a whole number');
+  return failure('is not a number');
+}

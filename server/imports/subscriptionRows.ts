@@ -1,0 +1,236 @@
+import { createHash } from 'node:crypto';
+import { ITEM_TYPES, type ItemType, type SubscriptionCsvField } from '../../models/constants';
+import { addMonths, dayFromIso, isoFromDay } from '../metrics/days';
+import { parseDate, parseInteger, parseMoney, type DateOrder } from './csv/values';
+
+/**
+ * One CSV row of a subscription import turned into a payment, or the reason it cannot be.
+ * Pure: the caller knows the account (its currency, the currencies' minor digits) and the
+ * file's day-month order of slash dates (decided from the whole file first).
+ *
+ * Messages name the column as the import page labels it and say why, e.g.
+ * "Started at '31/31/2024' is not a date"; they are shown next to the row number and the row.
+ */
+
+/** Column index of each mapped field (unmapped fields are absent). */
+export type FieldMapping = Partial<Record<SubscriptionCsvField, number>>;
+
+export const FIELD_LABELS: Record<SubscriptionCsvField, string> = {
+  customer_id: 'Customer ID',
+  invoice_number: 'Invoice number',
+  started_at: 'Started at',
+  ended_at: 'Ended at',
+  months: 'Months',
+  monthly_amount: 'Monthly amount',
+  revenue_type: 'Revenue type',
+  currency: 'Currency',
+  product: 'Product',
+  customer_name: 'Customer name',
+  units: 'Units',
+};
+
+/** Product of rows that name none. */
+export const DEFAULT_PRODUCT = 'Subscription';
+/** Longest id or invoice number kept (longer ones are refused, not cut). */
+const MAX_KEY_LENGTH = 200;
+/** Longest subscription period accepted from a file (100 years). */
+const MAX_MONTHS = 1_200;
+
+export interface RowContext {
+  accountId: string;
+  accountCurrency: string;
+  /** Minor unit digits of every known currency. */
+  currencyDigits: ReadonlyMap<string, number>;
+  /** How this file's ambiguous slash dates read; null: they are refused. */
+  slashOrder: DateOrder | null;
+}
+
+export interface ParsedPaymentRow {
+  paymentId: string;
+  customerId: string;
+  customerName: string | null;
+  startedAt: string;
+  endedAt: string;
+  months: number;
+  /** Monthly amount x months, minor units of `currency`. */
+  totalValue: number;
+  currency: string;
+  invoiceNumber: string | null;
+  productKey: string;
+  itemType: ItemType;
+  quantity: number;
+}
+
+export type RowOutcome = { ok: true; row: ParsedPaymentRow } | { ok: false; message: string };
+
+const ITEM_TYPE_NAMES: Record<string, ItemType> = {
+  recurring: 'recurring',
+  subscription: 'recurring',
+  one_time: 'one_time',
+  'one-time': 'one_time',
+  'one time': 'one_time',
+  onetime: 'one_time',
+  metered: 'metered',
+  usage: 'metered',
+  freemium: 'freemium',
+  free: 'freemium',
+};
+
+class RowError extends Error {}
+
+const fail = (message: string): never => {
+  throw new RowError(message);
+};
+
+/**
+ * The payment id of a row: 'subh' + 12 characters derived from account, customer, invoice
+ * number and start date, so the same row imported again finds its payment (and a changed amount
+ * updates it) instead of adding another.
+ */
+export function paymentIdOf(accountId: string, customerId: string, invoiceNumber: string | null, startedAt: string): string {
+  const digest = createHash('sha256').update([accountId, customerId, invoiceNumber ?? '', startedAt].join('\u001f')).digest();
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  let id = 'subh';
+  for (let k = 0; k < 12; k++) id += alphabet[(digest[k] as number) % 62];
+  return id;
+}
+
+export function readSubscriptionRow(cells: readonly string[], mapping: FieldMapping, context: RowContext): RowOutcome {
+  try {
+    return { ok: true, row: read(cells, mapping, context) };
+  } catch (error) {
+    if (error instanceof RowError) return { ok: false, message: error.message };
+    throw error;
+  }
+}
+
+function read(cells: readonly string[], mapping: FieldMapping, context: RowContext): ParsedPaymentRow {
+  const cell = (field: SubscriptionCsvField): string | null => {
+    const index = mapping[field];
+    if (index === undefined) return null;
+    return (cells[index] ?? '').trim();
+  };
+  const required = (field: SubscriptionCsvField): string => {
+    const value = cell(field);
+    if (value === null || value === '') fail(`${FIELD_LABELS[field]} is empty`);
+    return value as string;
+  };
+
+  const customerId = key('customer_id', required('customer_id'));
+  const invoice = cell('invoice_number');
+  const invoiceNumber = invoice ? key('invoice_number', invoice) : null;
+  const startedAt = date('started_at', required('started_at'), context);
+
+  const endedText = cell('ended_at');
+  const endedAt = endedText ? date('ended_at', endedText, context) : null;
+  const monthsText = cell('months');
+  let months: number;
+  if (monthsText !== null && monthsText !== '') {
+    const parsed = parseInteger(monthsText);
+    if (!parsed.ok) fail(`${FIELD_LABELS.months} '${monthsText}' ${parsed.reason}`);
+    months = (parsed as { value: number }).value;
+    if (!(months >= 1 && months <= MAX_MONTHS)) fail(`${FIELD_LABELS.months} must be between 1 and ${MAX_MONTHS}, got ${months}`);
+    if (endedAt && monthsBetween(startedAt, endedAt) !== months) {
+      fail(`${FIELD_LABELS.ended_at} ${endedAt} is not ${months} month(s) after ${FIELD_LABELS.started_at} ${startedAt}`);
+    }
+  } else if (mapping.months !== undefined) {
+    return fail(`${FIELD_LABELS.months} is empty`);
+  } else {
+    // The dialog's four columns: the period runs from the start to the end date.
+    if (!endedAt) return fail(`${FIELD_LABELS.ended_at} is empty`);
+    const between = monthsBetween(startedAt, endedAt);
+    if (between === null) fail(`${FIELD_LABELS.ended_at} ${endedAt} is not a whole number of months after ${FIELD_LABELS.started_at} ${startedAt}`);
+    months = between as number;
+  }
+
+  const currencyText = cell('currency');
+  const currency = currencyText ? currencyText.toUpperCase() : context.accountCurrency;
+  const digits = context.currencyDigits.get(currency);
+  if (digits === undefined) fail(`${FIELD_LABELS.currency} '${currencyText}' is not an ISO 4217 currency code`);
+
+  const amountText = required('monthly_amount');
+  const amount = parseMoney(amountText, digits as number);
+  if (!amount.ok) fail(`${FIELD_LABELS.monthly_amount} '${amountText}' ${amount.reason}`);
+  const monthly = (amount as { minor: number }).minor;
+  if (monthly < 0) fail(`${FIELD_LABELS.monthly_amount} '${amountText}' is negative`);
+  const totalValue = monthly * months;
+  if (!Number.isSafeInteger(totalValue)) fail(`${FIELD_LABELS.monthly_amount} '${amountText}' is too large`);
+
+  const typeText = cell('revenue_type');
+  let itemType: ItemType = 'recurring';
+  if (typeText) {
+    const known = ITEM_TYPE_NAMES[typeText.toLowerCase()];
+    if (!known) fail(`${FIELD_LABELS.revenue_type} '${typeText}' is not one of ${ITEM_TYPES.map((t) => t.replace('_', '-')).join(', ')}`);
+    itemType = known as ItemType;
+  }
+
+  const unitsText = cell('units');
+  let quantity = 1;
+  if (unitsText) {
+    const parsed = parseInteger(unitsText);
+    if (!parsed.ok) fail(`${FIELD_LABELS.units} '${unitsText}' ${parsed.reason}`);
+    quantity = (parsed as { value: number }).value;
+    if (quantity < 0) fail(`${FIELD_LABELS.units} '${unitsText}' is negative`);
+  }
+
+  const productText = cell('product');
+  const productKey = productText ? key('product', productText) : DEFAULT_PRODUCT;
+  const nameText = cell('customer_name');
+  const customerName = nameText ? nameText.slice(0, 500) : null;
+
+  return {
+    paymentId: paymentIdOf(context.accountId, customerId, invoiceNumber, startedAt),
+    customerId,
+    customerName,
+    startedAt,
+    endedAt: isoFromDay(addMonths(dayFromIso(startedAt), months)),
+    months,
+    totalValue,
+    currency,
+    invoiceNumber,
+    productKey,
+    itemType,
+    quantity,
+  };
+}
+
+/**
+ * Whether the first row of a file is a header: its amount is not a number and its start is not
+ * a date (the dialog's files come without a skip-headers choice).
+ */
+export function looksLikeHeader(cells: readonly string[], mapping: FieldMapping): boolean {
+  const at = (field: SubscriptionCsvField) => (mapping[field] === undefined ? '' : (cells[mapping[field] as number] ?? '').trim());
+  const amount = at('monthly_amount');
+  const start = at('started_at');
+  return !parseMoney(amount, 2).ok && !parseDate(start, 'dmy').ok;
+}
+
+function key(field: SubscriptionCsvField, value: string): string {
+  if (value.length > MAX_KEY_LENGTH) fail(`${FIELD_LABELS[field]} is longer than ${MAX_KEY_LENGTH} characters`);
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(value)) fail(`${FIELD_LABELS[field]} contains control characters`);
+  return value;
+}
+
+function date(field: SubscriptionCsvField, text: string, context: RowContext): string {
+  const parsed = parseDate(text, context.slashOrder);
+  if (!parsed.ok) fail(`${FIELD_LABELS[field]} '${text}' ${parsed.reason}`);
+  return (parsed as { iso: string }).iso;
+}
+
+/**
+ * Whole months from `start` to `end`, reading `end` as the first day after the period (Jan 1 to
+ * Feb 1) or as its last day (Jan 1 to Jan 31); null when it is neither, or not after the start.
+ */
+export function monthsBetween(start: string, end: string): number | null {
+  const from = dayFromIso(start);
+  const to = dayFromIso(end);
+  if (to <= from) return null;
+  const estimate = Math.max(1, Math.round((to - from) / 30.44));
+  for (const months of [estimate - 1, estimate, estimate + 1]) {
+    if (months < 1 || months > MAX_MONTHS) continue;
+    const next = addMonths(from, months);
+    if (next === to || next - 1 === to) return months;
+  }
+  return null;
+}

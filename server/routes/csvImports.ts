@@ -1,0 +1,346 @@
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
+import type { Kysely } from 'kysely';
+import {
+  CSV_FILE_EXTENSION,
+  CSV_IMPORT_MAX_FILE_BYTES,
+  CSV_IMPORT_COLUMN_ORDER,
+  SUBSCRIPTION_CSV_DEFAULT_COLUMN_INDEX,
+  SUBSCRIPTION_CSV_REQUIRED_FIELDS,
+  type SubscriptionCsvField,
+} from '../../models/constants';
+import { authOf } from '../auth/plugin';
+import { BEARER, ErrorSchema, errorResponses } from '../auth/schemas';
+import { newId } from '../auth/secrets';
+import type { DB } from '../db/schema';
+import { ApiError, errorBody } from '../http/errors';
+import { auditImport, importAuditLog, setImportStatus } from '../imports/auditLog';
+import { CsvFormatError, CsvRowTooLargeError } from '../imports/csv/rows';
+import { markFailed, type StoredMapping } from '../imports/subscriptionImport';
+import { stageCsv, type StagedFile } from '../imports/staging';
+import { FIELD_LABELS, looksLikeHeader } from '../imports/subscriptionRows';
+
+/**
+ * The subscription CSV import (docs/imports.md):
+ * - the import dialog posts the file with `column_order` and polls the import until it is done;
+ * - the import page posts the file alone, gets a preview to map, and finalizes the mapping.
+ * Both stream the file into staged rows; a job validates and commits them (server/imports/).
+ */
+
+/** The message of a file over the upload limit (200 MB unless the app was built with another). */
+export const fileTooLarge = (limitBytes: number) => `The file is larger than ${Math.round(limitBytes / (1024 * 1024))} MB`;
+export const ONLY_CSV = 'Only .csv files can be imported';
+export const NO_FILE = 'Attach the CSV file';
+export const EMPTY_FILE = 'The file has no rows';
+export const IMPORT_NOT_FOUND = 'Import not found';
+export const MAPPING_INCOMPLETE = `Subscription import requires mapping of ${SUBSCRIPTION_CSV_REQUIRED_FIELDS.join(', ')}`;
+export const NOT_IN_PREVIEW = 'This import is not waiting for its mapping';
+/** Rows of a 400 answer's validation failures (all are counted in the message). */
+const LISTED_VALIDATION_FAILURES = 1_000;
+
+const FailureSchema = Type.Object({
+  row_number: Type.Integer({ description: 'Row of the file (1 = its first line)' }),
+  row: Type.String({ description: 'The row as read, cells joined by its delimiter' }),
+  message: Type.String({ description: 'The column and the reason' }),
+});
+
+const ValidationFailedSchema = Type.Object({
+  ...ErrorSchema.properties,
+  validation_failures: Type.Array(FailureSchema),
+});
+
+const ImportSchema = Type.Object({
+  id: Type.String(),
+  status: Type.Union(['uploaded', 'preview', 'in_progress', 'finalizing', 'done', 'failed'].map((s) => Type.Literal(s))),
+  progress: Type.Integer({ description: 'Percent' }),
+  file_name: Type.String(),
+  total_rows: Type.Integer(),
+  delimiter: Type.Union([Type.String(), Type.Null()]),
+  encoding: Type.Union([Type.String(), Type.Null()]),
+  result: Type.Union([
+    Type.Object({
+      status: Type.String({ description: "'done' once committed, 'failed' when the import failed, else the import's status" }),
+      success_count: Type.Integer(),
+      failure_count: Type.Integer(),
+      created: Type.Optional(Type.Integer()),
+      updated: Type.Optional(Type.Integer()),
+      unchanged: Type.Optional(Type.Integer()),
+      failures: Type.Array(FailureSchema, { description: `The first ${1_000} failed rows` }),
+      error: Type.Optional(Type.String()),
+    }),
+  ]),
+  validation_failures: Type.Array(FailureSchema),
+  audit_log: Type.Array(
+    Type.Object({
+      event: Type.String(),
+      status: Type.Union([Type.String(), Type.Null()]),
+      details: Type.Record(Type.String(), Type.Unknown()),
+      created_at: Type.String({ format: 'date-time' }),
+    }),
+    { description: 'Every status change, oldest first' },
+  ),
+  created_at: Type.String({ format: 'date-time' }),
+  finished_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+
+const UploadedSchema = Type.Object({
+  id: Type.String(),
+  import_id: Type.String({ description: 'The same id (the import page reads this name)' }),
+  status: Type.String(),
+  total_rows: Type.Integer(),
+  preview_rows: Type.Array(Type.Array(Type.String()), { description: 'The first 10 rows, cells as read' }),
+  columns: Type.Integer({ description: 'Cells of the widest row' }),
+  delimiter: Type.String(),
+  encoding: Type.String(),
+});
+
+const FIELDS = Object.keys(SUBSCRIPTION_CSV_DEFAULT_COLUMN_INDEX) as SubscriptionCsvField[];
+
+const FinalizeSchema = Type.Object({
+  skip_headers: Type.Boolean(),
+  ...Object.fromEntries(FIELDS.map((field) => [field, Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 10_000 }), Type.Null()], { description: `Column index of ${FIELD_LABELS[field]}` }))])),
+});
+
+type ImportRow = Awaited<ReturnType<typeof findImport>>;
+
+async function findImport(db: Kysely<DB>, accountId: string, id: string) {
+  const found = await db.selectFrom('imports').selectAll().where('account_id', '=', accountId).where('id', '=', id).where('kind', '=', 'subscriptions').executeTakeFirst();
+  if (!found) throw ApiError.of(404, IMPORT_NOT_FOUND);
+  return found;
+}
+
+/** Rows of the staged file with fewer cells than the columns mapped: the file is not the table it should be. */
+async function shortRows(db: Kysely<DB>, accountId: string, importId: string, columns: number, delimiter: string) {
+  const rows = await db
+    .selectFrom('import_rows')
+    .select(['row_number', 'cells'])
+    .where('account_id', '=', accountId)
+    .where('import_id', '=', importId)
+    .where((eb) => eb(eb.fn('cardinality', ['cells']), '<', columns))
+    .orderBy('row_number')
+    .limit(LISTED_VALIDATION_FAILURES)
+    .execute();
+  return rows.map((row) => ({
+    row_number: row.row_number,
+    row: row.cells.join(delimiter),
+    message: `Row ${row.row_number} has ${row.cells.length} column(s); ${columns} are expected (${CSV_IMPORT_COLUMN_ORDER.map((f) => FIELD_LABELS[f]).join(', ')})`,
+  }));
+}
+
+function view(found: NonNullable<ImportRow>, audit: Awaited<ReturnType<typeof importAuditLog>>) {
+  const stored = (found.result ?? {}) as Record<string, unknown>;
+  const failures = (stored.failures as { row_number: number; row: string; message: string }[] | undefined) ?? [];
+  return {
+    id: found.id,
+    status: found.status,
+    progress: found.progress,
+    file_name: found.file_name,
+    total_rows: found.total_rows,
+    delimiter: found.delimiter,
+    encoding: found.encoding,
+    result: {
+      status: found.status,
+      success_count: found.success_count,
+      failure_count: found.failure_count,
+      ...(typeof stored.created === 'number' ? { created: stored.created, updated: stored.updated as number, unchanged: stored.unchanged as number } : {}),
+      failures,
+      ...(typeof stored.error === 'string' ? { error: stored.error } : {}),
+    },
+    validation_failures: (stored.validation_failures as typeof failures | undefined) ?? [],
+    audit_log: audit,
+    created_at: new Date(found.created_at).toISOString(),
+    finished_at: found.finished_at ? new Date(found.finished_at).toISOString() : null,
+  };
+}
+
+export interface CsvImportRoutesOptions {
+  uploadLimitBytes?: number;
+}
+
+export const csvImportRoutes: FastifyPluginAsyncTypebox<CsvImportRoutesOptions> = async (app, options) => {
+  const uploadLimit = options.uploadLimitBytes ?? CSV_IMPORT_MAX_FILE_BYTES;
+  app.post(
+    '/subscriptions/csv_import',
+    {
+      onRequest: app.requireFullUser,
+      schema: {
+        tags: ['imports'],
+        operationId: 'createSubscriptionCsvImport',
+        summary: 'Upload a CSV of payments',
+        description:
+          'Multipart: the file (field `paying_customers`, `csv` or `file`, a .csv of at most 200 MB, rows of at most 64 KB; UTF-8, UTF-16 or Windows-1250/1252; comma, semicolon or tab). ' +
+          'With `column_order` (`customer_id,started_at,ended_at,monthly_amount`) the import starts at once: 400 lists rows that do not have those columns, otherwise poll GET /subscriptions/csv_import/{id}. ' +
+          'Without it the answer previews the first rows for the mapping of POST /subscriptions/csv_import/{id}/finalize.',
+        consumes: ['multipart/form-data'],
+        security: BEARER,
+        response: { 200: UploadedSchema, 400: ValidationFailedSchema, ...errorResponses(401, 403, 413, 415, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { accountId, userId } = authOf(request);
+      const db = app.db.kysely;
+      if (!request.isMultipart()) throw ApiError.of(415, NO_FILE, '/body');
+      const importId = newId('imp');
+      let columnOrder: string | undefined;
+      let staged: StagedFile | undefined;
+      let created = false;
+      try {
+        for await (const part of request.parts()) {
+          if (part.type === 'field') {
+            if (part.fieldname === 'column_order') columnOrder = String(part.value);
+            continue;
+          }
+          if (staged || !['paying_customers', 'csv', 'file'].includes(part.fieldname)) {
+            part.file.resume();
+            continue;
+          }
+          if (!part.filename.toLowerCase().endsWith(CSV_FILE_EXTENSION)) throw ApiError.of(422, ONLY_CSV, `/body/${part.fieldname}`);
+          await db
+            .insertInto('imports')
+            .values({ account_id: accountId, id: importId, kind: 'subscriptions', status: 'uploaded', file_name: part.filename.slice(0, 255), created_by_user_id: userId })
+            .execute();
+          created = true;
+          await auditImport(db, accountId, importId, 'upload started', 'uploaded', { file_name: part.filename });
+          staged = await stageCsv(db, accountId, importId, part.file);
+          if (part.file.truncated) throw ApiError.of(413, fileTooLarge(uploadLimit), `/body/${part.fieldname}`);
+        }
+        if (!staged) throw ApiError.of(422, NO_FILE, '/body/paying_customers');
+        if (staged.rows === 0) throw ApiError.of(422, EMPTY_FILE, '/body/paying_customers');
+      } catch (error) {
+        if (created) await discard(db, accountId, importId, error);
+        if (error instanceof ApiError) throw error;
+        const code = (error as { code?: string }).code;
+        if (code === 'FST_REQ_FILE_TOO_LARGE') throw ApiError.of(413, fileTooLarge(uploadLimit), '/body/paying_customers');
+        if (error instanceof CsvRowTooLargeError || error instanceof CsvFormatError) throw ApiError.of(422, error.message, '/body/paying_customers');
+        throw error;
+      }
+      const { delimiter, encoding } = staged;
+      await db
+        .updateTable('imports')
+        .set({ total_rows: staged.rows, byte_size: staged.bytes, delimiter, encoding })
+        .where('account_id', '=', accountId)
+        .where('id', '=', importId)
+        .execute();
+      await auditImport(db, accountId, importId, 'uploaded', 'uploaded', { rows: staged.rows, bytes: staged.bytes, delimiter, encoding });
+
+      if (columnOrder === undefined) {
+        await setImportStatus(db, accountId, importId, 'preview', 'waiting for the mapping');
+        return {
+          id: importId,
+          import_id: importId,
+          status: 'preview',
+          total_rows: staged.rows,
+          preview_rows: staged.preview.map((row) => row.cells),
+          columns: staged.widest,
+          delimiter,
+          encoding,
+        };
+      }
+
+      const order = columnOrder.split(',').map((field) => field.trim());
+      if (order.join(',') !== CSV_IMPORT_COLUMN_ORDER.join(',')) {
+        await discard(db, accountId, importId, new Error('unknown column_order'));
+        throw ApiError.of(422, `column_order must be ${CSV_IMPORT_COLUMN_ORDER.join(',')}`, '/body/column_order');
+      }
+      const failures = await shortRows(db, accountId, importId, order.length, delimiter);
+      if (failures.length > 0) {
+        await db
+          .updateTable('imports')
+          .set({ result: JSON.stringify({ status: 'failed', error: 'validation failed', validation_failures: failures }) })
+          .where('account_id', '=', accountId)
+          .where('id', '=', importId)
+          .execute();
+        await discard(db, accountId, importId, new Error(`${failures.length} row(s) do not have the columns ${order.join(', ')}`));
+        return reply.code(400).send({
+          ...(errorBody(400, [{ detail: `${failures.length} row(s) of the file cannot be imported`, source: { pointer: '/body/paying_customers' }, code: 'validation_failed' }]) as Static<typeof ErrorSchema>),
+          validation_failures: failures,
+        } as Static<typeof ValidationFailedSchema>);
+      }
+      const fields = Object.fromEntries(order.map((field, index) => [field, index]));
+      const skipHeaders = looksLikeHeader(staged.preview[0]?.cells ?? [], fields);
+      const mapping: StoredMapping = { fields };
+      await db
+        .updateTable('imports')
+        .set({ column_mapping: JSON.stringify(mapping), skip_headers: skipHeaders })
+        .where('account_id', '=', accountId)
+        .where('id', '=', importId)
+        .execute();
+      await setImportStatus(db, accountId, importId, 'in_progress', 'queued', { column_order: order.join(','), skip_headers: skipHeaders });
+      await app.imports.start(accountId, importId);
+      return { id: importId, import_id: importId, status: 'in_progress', total_rows: staged.rows, preview_rows: staged.preview.map((row) => row.cells), columns: staged.widest, delimiter, encoding };
+    },
+  );
+
+  app.post(
+    '/subscriptions/csv_import/:id/finalize',
+    {
+      onRequest: app.requireFullUser,
+      schema: {
+        tags: ['imports'],
+        operationId: 'finalizeSubscriptionCsvImport',
+        summary: 'Map the columns of an uploaded CSV and import it',
+        description: `Column index per field; ${SUBSCRIPTION_CSV_REQUIRED_FIELDS.join(', ')} are required. The import then runs as a job: poll GET /subscriptions/csv_import/{id}.`,
+        security: BEARER,
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+        body: FinalizeSchema,
+        response: { 200: ImportSchema, ...errorResponses(400, 401, 403, 404, 422) },
+      },
+    },
+    async (request) => {
+      const { accountId } = authOf(request);
+      const db = app.db.kysely;
+      const found = await findImport(db, accountId, request.params.id);
+      if (found.status !== 'preview') throw ApiError.of(422, NOT_IN_PREVIEW, '/params/id');
+      const body = request.body as Record<string, number | null | boolean | undefined>;
+      const fields: Record<string, number> = {};
+      for (const field of FIELDS) {
+        const index = body[field];
+        if (typeof index === 'number') fields[field] = index;
+      }
+      const missing = SUBSCRIPTION_CSV_REQUIRED_FIELDS.filter((field) => fields[field] === undefined);
+      if (missing.length > 0) throw new ApiError(422, [{ detail: MAPPING_INCOMPLETE, source: { pointer: `/${missing[0]}` }, code: 'mapping_incomplete' }]);
+      const used = new Map<number, string>();
+      for (const [field, index] of Object.entries(fields)) {
+        const other = used.get(index);
+        if (other) throw ApiError.of(422, `${FIELD_LABELS[field as SubscriptionCsvField]} and ${FIELD_LABELS[other as SubscriptionCsvField]} are mapped to the same column`, `/${field}`);
+        used.set(index, field);
+      }
+      const mapping: StoredMapping = { fields };
+      await db
+        .updateTable('imports')
+        .set({ column_mapping: JSON.stringify(mapping), skip_headers: body.skip_headers === true })
+        .where('account_id', '=', accountId)
+        .where('id', '=', found.id)
+        .execute();
+      await setImportStatus(db, accountId, found.id, 'in_progress', 'queued', { mapping: fields, skip_headers: body.skip_headers === true });
+      await app.imports.start(accountId, found.id);
+      return view(await findImport(db, accountId, found.id), await importAuditLog(db, accountId, found.id));
+    },
+  );
+
+  app.get(
+    '/subscriptions/csv_import/:id',
+    {
+      onRequest: app.requireFullUser,
+      schema: {
+        tags: ['imports'],
+        operationId: 'getSubscriptionCsvImport',
+        summary: 'Status, progress, result and audit log of a CSV import',
+        security: BEARER,
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+        response: { 200: ImportSchema, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { accountId } = authOf(request);
+      const found = await findImport(app.db.kysely, accountId, request.params.id);
+      return view(found, await importAuditLog(app.db.kysely, accountId, found.id));
+    },
+  );
+};
+
+/** An upload that will not be imported: its staged rows go, the import is marked failed with the reason. */
+async function discard(db: Kysely<DB>, accountId: string, importId: string, error: unknown): Promise<void> {
+  await db.deleteFrom('import_rows').where('account_id', '=', accountId).where('import_id', '=', importId).execute();
+  const reason = error instanceof Error ? error.message : String(error);
+  await markFailed(db, accountId, importId, new Error(reason));
+}

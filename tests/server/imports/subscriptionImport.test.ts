@@ -1,0 +1,333 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { fileTooLarge, IMPORT_NOT_FOUND, MAPPING_INCOMPLETE, ONLY_CSV } from '../../../server/routes/csvImports';
+import { createAuthTestApp, signUp, type AuthTestApp, type SignedUp } from '../auth/support';
+import { testEngine } from '../helpers/database';
+
+interface Failure {
+  row_number: number;
+  row: string;
+  message: string;
+}
+
+interface ImportView {
+  id: string;
+  status: string;
+  progress: number;
+  total_rows: number;
+  delimiter: string | null;
+  encoding: string | null;
+  result: { status: string; success_count: number; failure_count: number; created?: number; updated?: number; unchanged?: number; failures: Failure[]; error?: string };
+  validation_failures: Failure[];
+  audit_log: { event: string; status: string | null; created_at: string }[];
+}
+
+const DIALOG_ORDER = 'customer_id,started_at,ended_at,monthly_amount';
+const UPLOAD_LIMIT = 2 * 1024 * 1024;
+
+describe(`subscription CSV import on ${testEngine}`, () => {
+  let harness: AuthTestApp;
+  let app: FastifyInstance;
+  let base: string;
+  let owner: SignedUp;
+
+  beforeAll(async () => {
+    // The upload limit is the spec's 200 MB; a 2 MB one tests the same path without sending 200 MB.
+    harness = await createAuthTestApp({ uploadLimitBytes: UPLOAD_LIMIT });
+    app = harness.app;
+    base = await app.listen({ port: 0, host: '127.0.0.1' });
+    owner = await signUp(app);
+  });
+  afterAll(() => harness?.close());
+
+  /** A real multipart upload over HTTP (the server streams it). */
+  async function upload(content: BodyInit | Uint8Array, options: { name?: string; columnOrder?: string; who?: SignedUp; field?: string } = {}) {
+    const form = new FormData();
+    if (options.columnOrder) form.append('column_order', options.columnOrder);
+    const blob = content instanceof Blob ? content : new Blob([content as BlobPart], { type: 'text/csv' });
+    form.append(options.field ?? 'paying_customers', blob, options.name ?? 'payments.csv');
+    const response = await fetch(`${base}/api/v11/subscriptions/csv_import`, { method: 'POST', headers: { authorization: (options.who ?? owner).authorization }, body: form });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  async function status(id: string, who: SignedUp = owner): Promise<{ statusCode: number; view: ImportView }> {
+    const response = await app.inject({ method: 'GET', url: `/api/v11/subscriptions/csv_import/${id}`, headers: { authorization: who.authorization } });
+    return { statusCode: response.statusCode, view: response.json() as ImportView };
+  }
+
+  /** Waits for the import's job, then answers what a polling client would see. */
+  async function finished(id: string, who: SignedUp = owner): Promise<ImportView> {
+    await app.imports.settled();
+    const { statusCode, view } = await status(id, who);
+    expect(statusCode).toBe(200);
+    return view;
+  }
+
+  async function payments(accountId: string) {
+    return harness.db.kysely
+      .selectFrom('payments')
+      .select(['id', 'customer_id', 'started_at', 'ended_at', 'duration_in_months', 'total_value', 'currency', 'invoice_number', 'version'])
+      .where('account_id', '=', accountId)
+      .orderBy('customer_id')
+      .orderBy('started_at')
+      .execute();
+  }
+
+  describe('the import dialog (column_order)', () => {
+    it('imports a file with a header, creates the customers and answers done with the counts', async () => {
+      const who = await signUp(app);
+      const csv = 'customer_id,started_at,ended_at,monthly_amount\ncus-1,2025-01-01,2025-02-01,100\ncus-2,2025-01-15,2025-04-14,49.90\n';
+      const { status: code, body } = await upload(csv, { columnOrder: DIALOG_ORDER, who });
+      expect(code).toBe(200);
+      const view = await (async () => {
+        await app.imports.settled();
+        return (await status(String(body.id), who)).view;
+      })();
+      expect(view.status).toBe('done');
+      expect(view.result).toMatchObject({ status: 'done', success_count: 2, failure_count: 0, created: 2, updated: 0, unchanged: 0, failures: [] });
+      expect(view.progress).toBe(100);
+      const rows = await payments(who.user.account_id);
+      expect(rows.map((p) => [p.customer_id, p.started_at, p.ended_at, p.duration_in_months, Number(p.total_value), p.currency])).toEqual([
+        ['cus-1', '2025-01-01', '2025-02-01', 1, 10_000, 'USD'],
+        ['cus-2', '2025-01-15', '2025-04-15', 3, 14_970, 'USD'],
+      ]);
+      expect(rows.every((p) => /^subh[A-Za-z0-9]{12}$/.test(p.id))).toBe(true);
+      const customers = await harness.db.kysely.selectFrom('customers').select(['id', 'name']).where('account_id', '=', who.user.account_id).orderBy('id').execute();
+      expect(customers).toEqual([
+        { id: 'cus-1', name: 'cus-1' },
+        { id: 'cus-2', name: 'cus-2' },
+      ]);
+      // Every status change is in the audit log, in order, with its time.
+      expect(view.audit_log.map((e) => e.event)).toEqual(['upload started', 'uploaded', 'queued', 'validation started', 'validation finished', 'commit started', 'committed']);
+      expect(view.audit_log.every((e) => !Number.isNaN(Date.parse(e.created_at)))).toBe(true);
+    });
+
+    it('answers 400 listing every row without the four columns, and imports nothing', async () => {
+      const who = await signUp(app);
+      const csv = 'cus-1,2025-01-01,2025-02-01,100\ncus-2,2025-01-01\ncus-3,2025-01-01,2025-02-01,10\ncus-4\n';
+      const { status: code, body } = await upload(csv, { columnOrder: DIALOG_ORDER, who });
+      expect(code).toBe(400);
+      const failures = body.validation_failures as Failure[];
+      expect(failures.map((f) => f.row_number)).toEqual([2, 4]);
+      expect(failures[0]).toMatchObject({ row: 'cus-2,2025-01-01' });
+      expect(failures[0]?.message).toMatch(/Row 2 has 2 column\(s\); 4 are expected/);
+      expect((body.errors as { detail: string }[])[0]?.detail).toBe('2 row(s) of the file cannot be imported');
+      expect(await payments(who.user.account_id)).toEqual([]);
+    });
+
+    it('imports the valid rows and lists each invalid one with its row number, the row and a message naming the column', async () => {
+      const who = await signUp(app);
+      const csv = [
+        'cus-1,2025-01-01,2025-02-01,100',
+        'cus-2,2025-13-01,2025-02-01,100',
+        'cus-3,2025-01-01,2025-02-01,ten',
+        'cus-4,2025-03-01,2025-02-01,100',
+        ',2025-01-01,2025-02-01,100',
+        'cus-5,2025-01-10,2025-02-25,100',
+        'cus-6,2025-01-01,2025-02-01,-5',
+      ].join('\r\n');
+      const { status: code, body } = await upload(csv, { columnOrder: DIALOG_ORDER, who });
+      expect(code).toBe(200);
+      const view = await (async () => {
+        await app.imports.settled();
+        return (await status(String(body.id), who)).view;
+      })();
+      expect(view.result.success_count).toBe(1);
+      expect(view.result.failure_count).toBe(6);
+      expect(view.result.failures.map((f) => [f.row_number, f.message])).toEqual([
+        [2, "Started at '2025-13-01' is not a date"],
+        [3, expect.stringMatching(/^Monthly amount 'ten' /)],
+        [4, 'Ended at 2025-02-01 is not a whole number of months after Started at 2025-03-01'],
+        [5, 'Customer ID is empty'],
+        [6, 'Ended at 2025-02-25 is not a whole number of months after Started at 2025-01-10'],
+        [7, "Monthly amount '-5' is negative"],
+      ]);
+      expect(view.result.failures[0]?.row).toBe('cus-2,2025-13-01,2025-02-01,100');
+      expect((await payments(who.user.account_id)).map((p) => p.customer_id)).toEqual(['cus-1']);
+    });
+
+    it('adds nothing when the same file is imported again, and updates a changed row as a new version', async () => {
+      const who = await signUp(app);
+      const csv = 'cus-1,2025-01-01,2025-02-01,100\ncus-1,2025-02-01,2025-03-01,100\n';
+      const first = await upload(csv, { columnOrder: DIALOG_ORDER, who });
+      await app.imports.settled();
+      const again = await upload(csv, { columnOrder: DIALOG_ORDER, who });
+      const second = await (async () => {
+        await app.imports.settled();
+        return (await status(String(again.body.id), who)).view;
+      })();
+      expect(second.result).toMatchObject({ success_count: 2, created: 0, updated: 0, unchanged: 2 });
+      const before = await payments(who.user.account_id);
+      expect(before).toHaveLength(2);
+
+      const changed = await upload('cus-1,2025-01-01,2025-02-01,100\ncus-1,2025-02-01,2025-03-01,120\n', { columnOrder: DIALOG_ORDER, who });
+      const third = await (async () => {
+        await app.imports.settled();
+        return (await status(String(changed.body.id), who)).view;
+      })();
+      expect(third.result).toMatchObject({ success_count: 2, created: 0, updated: 1, unchanged: 1 });
+      const after = await payments(who.user.account_id);
+      expect(after.map((p) => [p.started_at, Number(p.total_value), p.version])).toEqual([
+        ['2025-01-01', 10_000, 1],
+        ['2025-02-01', 12_000, 2],
+      ]);
+      const versions = await harness.db.kysely
+        .selectFrom('payment_versions')
+        .select(['version', 'total_value', 'valid_to'])
+        .where('account_id', '=', who.user.account_id)
+        .where('payment_id', '=', after[1]?.id as string)
+        .orderBy('version')
+        .execute();
+      expect(versions.map((v) => [v.version, Number(v.total_value), v.valid_to === null])).toEqual([
+        [1, 10_000, false],
+        [2, 12_000, true],
+      ]);
+      expect(first.status).toBe(200);
+    });
+
+    it('reports a second row for the same payment instead of importing it twice', async () => {
+      const who = await signUp(app);
+      const { body } = await upload('cus-1,2025-01-01,2025-02-01,100\ncus-1,2025-01-01,2025-02-01,150\n', { columnOrder: DIALOG_ORDER, who });
+      await app.imports.settled();
+      const view = (await status(String(body.id), who)).view;
+      expect(view.result.success_count).toBe(1);
+      expect(view.result.failures).toEqual([{ row_number: 2, row: 'cus-1,2025-01-01,2025-02-01,150', message: 'Same customer, invoice number and start date as row 1' }]);
+    });
+
+    it("feeds the metrics engine: the imported customer's figures come from the new payments", async () => {
+      const who = await signUp(app);
+      const metrics = () => app.inject({ method: 'GET', url: '/api/v11/customer_metrics/cus-1', headers: { authorization: who.authorization } });
+      expect((await metrics()).statusCode).toBe(404);
+      const { body } = await upload('cus-1,2025-01-01,2026-01-01,100\n', { columnOrder: DIALOG_ORDER, who });
+      expect((await finished(String(body.id), who)).status).toBe('done');
+      // The job notified metrics_invalidate: the next read sees the payment (12 months of 100.00).
+      const response = await metrics();
+      expect(response.statusCode, response.body).toBe(200);
+      expect((response.json() as { timeline: unknown[] }).timeline.length).toBeGreaterThan(0);
+    });
+  });
+
+  describe('the import page (preview, mapping, finalize)', () => {
+    const header = 'Customer,Invoice,Start,End,Total,Months,Monthly,Type,Currency,Product,Name,Units';
+    const rows = ['c-1,INV-1,2025-01-01,,1200,12,100,recurring,EUR,Pro,Acme Sp. z o.o.,2', 'c-2,INV-2,2025-02-01,2025-03-01,50,1,50,one-time,,Setup,Beta Inc,'];
+
+    it('previews the first rows, refuses an incomplete mapping, then imports with the default columns', async () => {
+      const who = await signUp(app);
+      const { status: code, body } = await upload([header, ...rows].join('\n'), { who, field: 'csv' });
+      expect(code).toBe(200);
+      expect(body).toMatchObject({ status: 'preview', total_rows: 3, columns: 12, delimiter: ',', encoding: 'utf-8' });
+      expect((body.preview_rows as string[][])[0]?.[0]).toBe('Customer');
+      const id = String(body.import_id);
+
+      const incomplete = await app.inject({ method: 'POST', url: `/api/v11/subscriptions/csv_import/${id}/finalize`, headers: { authorization: who.authorization }, payload: { skip_headers: true, customer_id: 0 } });
+      expect(incomplete.statusCode).toBe(422);
+      expect((incomplete.json() as { errors: { detail: string }[] }).errors[0]?.detail).toBe(MAPPING_INCOMPLETE);
+
+      const mapping = { customer_id: 0, invoice_number: 1, started_at: 2, ended_at: 3, months: 5, monthly_amount: 6, revenue_type: 7, currency: 8, product: 9, customer_name: 10, units: 11 };
+      const finalize = await app.inject({ method: 'POST', url: `/api/v11/subscriptions/csv_import/${id}/finalize`, headers: { authorization: who.authorization }, payload: { skip_headers: true, ...mapping } });
+      expect(finalize.statusCode, finalize.body).toBe(200);
+      await app.imports.settled();
+      const view = (await status(id, who)).view;
+      expect(view.result).toMatchObject({ status: 'done', success_count: 2, failure_count: 0 });
+      const items = await harness.db.kysely
+        .selectFrom('payment_items')
+        .innerJoin('payments', (join) => join.onRef('payments.account_id', '=', 'payment_items.account_id').onRef('payments.id', '=', 'payment_items.payment_id'))
+        .select(['payments.customer_id', 'payments.total_value', 'payments.currency', 'payments.invoice_number', 'payment_items.product_key', 'payment_items.type', 'payment_items.quantity'])
+        .where('payments.account_id', '=', who.user.account_id)
+        .orderBy('payments.customer_id')
+        .execute();
+      expect(items.map((i) => ({ ...i, total_value: Number(i.total_value) }))).toEqual([
+        { customer_id: 'c-1', total_value: 120_000, currency: 'EUR', invoice_number: 'INV-1', product_key: 'Pro', type: 'recurring', quantity: 2 },
+        { customer_id: 'c-2', total_value: 5_000, currency: 'USD', invoice_number: 'INV-2', product_key: 'Setup', type: 'one_time', quantity: 1 },
+      ]);
+      const names = await harness.db.kysely.selectFrom('customers').select('name').where('account_id', '=', who.user.account_id).orderBy('id').execute();
+      expect(names.map((n) => n.name)).toEqual(['Acme Sp. z o.o.', 'Beta Inc']);
+      // Finalizing twice is refused.
+      const again = await app.inject({ method: 'POST', url: `/api/v11/subscriptions/csv_import/${id}/finalize`, headers: { authorization: who.authorization }, payload: { skip_headers: true, ...mapping } });
+      expect(again.statusCode).toBe(422);
+    });
+
+    it('reads a Windows-1250 file with semicolons and decimal commas', async () => {
+      const who = await signUp(app);
+      // 'Zażółć' in Windows-1250: ż = 0xBF, ó = 0xF3, ł = 0xB3, ć = 0xE6.
+      const name = [0x5a, 0x61, 0xbf, 0xf3, 0xb3, 0xe6];
+      const text = (s: string) => [...s].map((c) => c.charCodeAt(0));
+      const bytes = Uint8Array.from([...text('c-1;INV-1;01.02.2025;;0;3;99,50;;PLN;;'), ...name, ...text(';1\r\n')]);
+      const { body } = await upload(bytes, { who });
+      expect(body).toMatchObject({ delimiter: ';', encoding: 'windows-1250' });
+      const id = String(body.import_id);
+      await app.inject({
+        method: 'POST',
+        url: `/api/v11/subscriptions/csv_import/${id}/finalize`,
+        headers: { authorization: who.authorization },
+        payload: { skip_headers: false, customer_id: 0, invoice_number: 1, started_at: 2, months: 5, monthly_amount: 6, currency: 8, customer_name: 10 },
+      });
+      await app.imports.settled();
+      expect((await status(id, who)).view.result).toMatchObject({ success_count: 1, failure_count: 0 });
+      const [payment] = await payments(who.user.account_id);
+      expect(payment).toMatchObject({ started_at: '2025-02-01', duration_in_months: 3, currency: 'PLN' });
+      expect(Number(payment?.total_value)).toBe(29_850);
+      const customer = await harness.db.kysely.selectFrom('customers').select('name').where('account_id', '=', who.user.account_id).executeTakeFirstOrThrow();
+      expect(customer.name).toBe('Zażółć');
+    });
+
+    it('refuses ambiguous slash dates unless another date of the file shows the order', async () => {
+      const who = await signUp(app);
+      const ambiguous = await upload('c-1,I-1,03/04/2025,,0,1,10\n', { who });
+      await app.inject({
+        method: 'POST',
+        url: `/api/v11/subscriptions/csv_import/${String(ambiguous.body.import_id)}/finalize`,
+        headers: { authorization: who.authorization },
+        payload: { skip_headers: false, customer_id: 0, invoice_number: 1, started_at: 2, months: 5, monthly_amount: 6 },
+      });
+      await app.imports.settled();
+      expect((await status(String(ambiguous.body.import_id), who)).view.result.failures[0]?.message).toMatch(/^Started at '03\/04\/2025' is ambiguous/);
+
+      const proven = await upload('c-1,I-1,03/04/2025,,0,1,10\nc-2,I-2,03/25/2025,,0,1,10\n', { who });
+      await app.inject({
+        method: 'POST',
+        url: `/api/v11/subscriptions/csv_import/${String(proven.body.import_id)}/finalize`,
+        headers: { authorization: who.authorization },
+        payload: { skip_headers: false, customer_id: 0, invoice_number: 1, started_at: 2, months: 5, monthly_amount: 6 },
+      });
+      await app.imports.settled();
+      expect((await status(String(proven.body.import_id), who)).view.result).toMatchObject({ success_count: 2, failure_count: 0 });
+      expect((await payments(who.user.account_id)).map((p) => p.started_at)).toEqual(['2025-03-04', '2025-03-25']);
+    });
+  });
+
+  describe('limits and access', () => {
+    it('accepts only .csv files', async () => {
+      const { status: code, body } = await upload('a,b\n', { name: 'payments.xlsx', columnOrder: DIALOG_ORDER });
+      expect(code).toBe(422);
+      expect((body.errors as { detail: string }[])[0]?.detail).toBe(ONLY_CSV);
+    });
+
+    it('answers 422 naming the row longer than 64 KB', async () => {
+      const { status: code, body } = await upload(`cus-1,2025-01-01,2025-02-01,100\ncus-2,${'x'.repeat(70_000)},2025-02-01,100\n`, { columnOrder: DIALOG_ORDER });
+      expect(code).toBe(422);
+      expect((body.errors as { detail: string }[])[0]?.detail).toMatch(/^Row 2 is longer than 64 KB/);
+    });
+
+    it('answers 413 for a file over the upload limit and keeps nothing of it', async () => {
+      const who = await signUp(app);
+      const line = 'cus-1,2025-01-01,2025-02-01,100\n';
+      const csv = line.repeat(Math.ceil((UPLOAD_LIMIT + 1024) / line.length));
+      const { status: code, body } = await upload(csv, { columnOrder: DIALOG_ORDER, who });
+      expect(code).toBe(413);
+      expect((body.errors as { detail: string }[])[0]?.detail).toBe(fileTooLarge(UPLOAD_LIMIT));
+      expect(fileTooLarge(200 * 1024 * 1024)).toBe('The file is larger than 200 MB');
+      const staged = await harness.db.kysely.selectFrom('import_rows').select('row_number').where('account_id', '=', who.user.account_id).execute();
+      expect(staged).toEqual([]);
+    }, 60_000);
+
+    it("answers 404 for another account's import", async () => {
+      const { body } = await upload('cus-1,2025-01-01,2025-02-01,100\n', { columnOrder: DIALOG_ORDER });
+      await app.imports.settled();
+      const stranger = await signUp(app);
+      const { statusCode, view } = await status(String(body.id), stranger);
+      expect(statusCode).toBe(404);
+      expect((view as unknown as { errors: { detail: string }[] }).errors[0]?.detail).toBe(IMPORT_NOT_FOUND);
+    });
+  });
+});
