@@ -29,9 +29,9 @@ const app = await buildApp({
   logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
 });
 if (queue) await registerWorkers(queue, db, { ecbFeedUrl: config.ecbFeedUrl }, app.log);
-if (db.kind === 'pglite') {
+{
   const resumed = await app.imports.resume();
-  if (resumed.length > 0) say(`Resuming ${resumed.length} import(s) interrupted by the last stop: ${resumed.join(', ')}`);
+  if (resumed.length > 0) say(`Imports left in progress: ${resumed.join(', ')}; resuming those no other process runs`);
 }
 
 closeWithGrace({ delay: 25_000 }, async ({ signal, err }) => {

@@ -1,5 +1,5 @@
 import fastifyPlugin from 'fastify-plugin';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema';
 import type { JobQueue } from '../jobs/queue';
 import { METRICS_INVALIDATE_CHANNEL } from '../metrics/service';
@@ -24,20 +24,58 @@ declare module 'fastify' {
 export interface ImportJobs {
   start(accountId: string, importId: string): Promise<void>;
   /**
-   * After a restart on PGlite (one process owns the data): runs here what was in progress and
-   * fails uploads that were cut off. Returns the imports resumed. (On PostgreSQL the queue
-   * retries a dead worker's job once it expires.)
+   * After a restart: runs here every import left in progress whose run is dead (on PostgreSQL,
+   * whose advisory lock is free; a live run elsewhere keeps its import), and fails uploads that
+   * were cut off (on PostgreSQL, those no live request holds). Returns the imports resumed.
    */
   resume(): Promise<string[]>;
   /** Resolves when every import this process runs in-process has finished (tests). */
   settled(): Promise<void>;
 }
 
+/** Advisory lock class of running imports (the second key is the hash of the import id). */
+const IMPORT_LOCK_CLASS = 51_201;
+
+/**
+ * On PostgreSQL a running import holds a session advisory lock on a connection of its own: the
+ * server releases it when that process dies, so a restarted (or any other) process can tell a
+ * dead run from a live one and take the import over. PGlite is one process: its runs are
+ * told apart in memory.
+ */
+async function whileLocked(db: Database, importId: string, run: () => Promise<void>): Promise<boolean> {
+  if (db.kind !== 'postgresql') {
+    await run();
+    return true;
+  }
+  return db.kysely.connection().execute(async (connection) => {
+    const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(${IMPORT_LOCK_CLASS}, hashtext(${importId})) as locked`.execute(connection);
+    if (!rows[0]?.locked) return false;
+    try {
+      await run();
+    } finally {
+      await sql`select pg_advisory_unlock(${IMPORT_LOCK_CLASS}, hashtext(${importId}))`.execute(connection);
+    }
+    return true;
+  });
+}
+
+/** Runs `work` holding the import's liveness lock (PostgreSQL), failing if another run holds it. */
+export async function whileImportLocked<T>(db: Database, importId: string, work: () => Promise<T>): Promise<T> {
+  let result: T | undefined;
+  const ran = await whileLocked(db, importId, async () => {
+    result = await work();
+  });
+  if (!ran) throw new Error(`import ${importId} is being worked on elsewhere`);
+  return result as T;
+}
+
 /** What the job does, wherever it runs (this process or `npm run worker`). */
 export function importJobHandler(db: Database, log: { error: (message: string) => void }) {
   return async ({ accountId, importId }: SubscriptionImportJob) => {
     try {
-      await runSubscriptionImport(db.kysely, accountId, importId, { onCommitted: (id) => db.notify(METRICS_INVALIDATE_CHANNEL, id) });
+      await whileLocked(db, importId, async () => {
+        await runSubscriptionImport(db.kysely, accountId, importId, { onCommitted: (id) => db.notify(METRICS_INVALIDATE_CHANNEL, id) });
+      });
     } catch (error) {
       log.error(`import ${importId} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -70,7 +108,7 @@ export const importsPlugin = fastifyPlugin<ImportsPluginOptions>(
         const jobs = await resumable(app.db.kysely);
         // Run here, not through the queue: the killed process's job still counts as active there until it expires.
         for (const job of jobs) runHere(job);
-        await failInterruptedUploads(app.db.kysely);
+        await failInterruptedUploads(app.db);
         return jobs.map((job) => job.importId);
       },
       async settled() {
@@ -90,10 +128,14 @@ async function resumable(db: Kysely<DB>): Promise<SubscriptionImportJob[]> {
   return rows.map((row) => ({ accountId: row.account_id, importId: row.id }));
 }
 
-async function failInterruptedUploads(db: Kysely<DB>): Promise<void> {
+/** Uploads no process is reading any more (on PostgreSQL: whose liveness lock is free) are failed. */
+async function failInterruptedUploads(database: Database): Promise<void> {
+  const db = database.kysely;
   const rows = await db.selectFrom('imports').select(['account_id', 'id']).where('status', '=', 'uploaded').execute();
   for (const row of rows) {
-    await db.deleteFrom('import_rows').where('account_id', '=', row.account_id).where('import_id', '=', row.id).execute();
-    await markFailed(db, row.account_id, row.id, new Error('The upload was interrupted'));
+    await whileLocked(database, row.id, async () => {
+      await db.deleteFrom('import_rows').where('account_id', '=', row.account_id).where('import_id', '=', row.id).execute();
+      await markFailed(db, row.account_id, row.id, new Error('The upload was interrupted'));
+    });
   }
 }

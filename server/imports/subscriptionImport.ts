@@ -48,6 +48,13 @@ export interface RunOptions {
   userId?: string | null;
 }
 
+/**
+ * Lets the event loop serve requests between batches: PGlite answers on this thread and its
+ * promises resolve as microtasks, so a long import would otherwise hold every request (a
+ * polling GET included) until it ends.
+ */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Runs (or resumes) an import; returns false when there was nothing to do (already finished). */
 export async function runSubscriptionImport(db: Kysely<DB>, accountId: string, importId: string, options: RunOptions = {}): Promise<boolean> {
   const found = await db.selectFrom('imports').selectAll().where('account_id', '=', accountId).where('id', '=', importId).executeTakeFirst();
@@ -91,6 +98,7 @@ async function rowContext(db: Kysely<DB>, accountId: string, importId: string, m
         if (order) evidence.add(order);
       }
     }
+    await yieldToEventLoop();
   }
   // One order proven by some date of the file reads its ambiguous ones; none or both: they are refused.
   const slashOrder = evidence.size === 1 ? ([...evidence][0] as DateOrder) : null;
@@ -131,6 +139,7 @@ async function validate(
     valid += parsed.length;
     failed += errors.length;
     seen += page.length;
+    await yieldToEventLoop();
     await db
       .updateTable('imports')
       .set({ progress: Math.min(85, Math.floor((seen / Math.max(1, total)) * 85)), updated_at: new Date() })
@@ -139,12 +148,12 @@ async function validate(
       .execute();
   }
   // Rows of one file that name the same payment: the first one counts, the others are reported.
+  // (A window over one scan: a join of the table with its own grouping is a nested loop for PGlite's planner, which has no statistics here.)
   const duplicates = await sql<{ row_number: number; first: number }>`
-    select r.row_number, f.first from import_payment_rows r
-      join (select payment_id, min(row_number) as first from import_payment_rows
-             where account_id = ${accountId} and import_id = ${importId} group by payment_id having count(*) > 1) f
-        on f.payment_id = r.payment_id
-     where r.account_id = ${accountId} and r.import_id = ${importId} and r.row_number > f.first`.execute(db);
+    select row_number, first from (
+      select row_number, min(row_number) over (partition by payment_id) as first
+        from import_payment_rows where account_id = ${accountId} and import_id = ${importId}) rows
+     where row_number > first`.execute(db);
   if (duplicates.rows.length > 0) {
     await recordErrors(
       db,
@@ -213,6 +222,8 @@ async function commit(trx: Transaction<DB>, accountId: string, importId: string,
               left join payments p on p.account_id = r.account_id and p.id = r.payment_id
               left join payment_versions v on v.account_id = p.account_id and v.payment_id = p.id and v.valid_to is null
              where r.account_id = ${accountId} and r.import_id = ${importId}`.execute(trx);
+  // Statistics, so the joins below on this fresh table are planned for its real size.
+  await sql`analyze import_changes`.execute(trx);
 
   await sql`insert into payments (account_id, id, customer_id, version, started_at, ended_at, duration_in_months, total_value, currency, invoice_number, source, import_id)
             select account_id, payment_id, customer_id, 1, started_at, ended_at, duration_in_months, total_value, currency, invoice_number, 'csv_import', import_id
@@ -235,7 +246,8 @@ async function commit(trx: Transaction<DB>, accountId: string, importId: string,
               currency, invoice_number, items, discounts, valid_from, recorded_at, recorded_by_user_id)
             select c.account_id, c.payment_id, coalesce(c.old_version, 0) + 1, c.customer_id, c.started_at, c.ended_at, c.duration_in_months,
                    c.total_value, c.currency, c.invoice_number, c.items, '[]'::jsonb,
-                   greatest(now(), coalesce((select max(v.valid_to) from payment_versions v where v.account_id = c.account_id and v.payment_id = c.payment_id), now())),
+                   case when c.change = 'new' then now()
+                        else greatest(now(), coalesce((select max(v.valid_to) from payment_versions v where v.account_id = c.account_id and v.payment_id = c.payment_id), now())) end,
                    now(), ${userId}
               from import_changes c where c.change <> 'same'`.execute(trx);
 

@@ -15,6 +15,7 @@ import type { DB } from '../db/schema';
 import { ApiError, errorBody } from '../http/errors';
 import { auditImport, importAuditLog, setImportStatus } from '../imports/auditLog';
 import { CsvFormatError, CsvRowTooLargeError } from '../imports/csv/rows';
+import { whileImportLocked } from '../imports/plugin';
 import { markFailed, type StoredMapping } from '../imports/subscriptionImport';
 import { stageCsv, type StagedFile } from '../imports/staging';
 import { FIELD_LABELS, looksLikeHeader } from '../imports/subscriptionRows';
@@ -184,25 +185,28 @@ export const csvImportRoutes: FastifyPluginAsyncTypebox<CsvImportRoutesOptions> 
       let staged: StagedFile | undefined;
       let created = false;
       try {
-        for await (const part of request.parts()) {
-          if (part.type === 'field') {
-            if (part.fieldname === 'column_order') columnOrder = String(part.value);
-            continue;
+        // The liveness lock: a restart can tell this upload from one a killed process left.
+        await whileImportLocked(app.db, importId, async () => {
+          for await (const part of request.parts()) {
+            if (part.type === 'field') {
+              if (part.fieldname === 'column_order') columnOrder = String(part.value);
+              continue;
+            }
+            if (staged || !['paying_customers', 'csv', 'file'].includes(part.fieldname)) {
+              part.file.resume();
+              continue;
+            }
+            if (!part.filename.toLowerCase().endsWith(CSV_FILE_EXTENSION)) throw ApiError.of(422, ONLY_CSV, `/body/${part.fieldname}`);
+            await db
+              .insertInto('imports')
+              .values({ account_id: accountId, id: importId, kind: 'subscriptions', status: 'uploaded', file_name: part.filename.slice(0, 255), created_by_user_id: userId })
+              .execute();
+            created = true;
+            await auditImport(db, accountId, importId, 'upload started', 'uploaded', { file_name: part.filename });
+            staged = await stageCsv(db, accountId, importId, part.file);
+            if (part.file.truncated) throw ApiError.of(413, fileTooLarge(uploadLimit), `/body/${part.fieldname}`);
           }
-          if (staged || !['paying_customers', 'csv', 'file'].includes(part.fieldname)) {
-            part.file.resume();
-            continue;
-          }
-          if (!part.filename.toLowerCase().endsWith(CSV_FILE_EXTENSION)) throw ApiError.of(422, ONLY_CSV, `/body/${part.fieldname}`);
-          await db
-            .insertInto('imports')
-            .values({ account_id: accountId, id: importId, kind: 'subscriptions', status: 'uploaded', file_name: part.filename.slice(0, 255), created_by_user_id: userId })
-            .execute();
-          created = true;
-          await auditImport(db, accountId, importId, 'upload started', 'uploaded', { file_name: part.filename });
-          staged = await stageCsv(db, accountId, importId, part.file);
-          if (part.file.truncated) throw ApiError.of(413, fileTooLarge(uploadLimit), `/body/${part.fieldname}`);
-        }
+        });
         if (!staged) throw ApiError.of(422, NO_FILE, '/body/paying_customers');
         if (staged.rows === 0) throw ApiError.of(422, EMPTY_FILE, '/body/paying_customers');
       } catch (error) {

@@ -1,6 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import { normalizeEmail } from '../auth/email';
+import { authOf } from '../auth/plugin';
 import { issueAccessToken } from '../auth/tokens';
 import { findUserByEmail } from '../auth/userRecords';
 import { ApiError } from '../http/errors';
@@ -8,8 +9,8 @@ import { ApiError } from '../http/errors';
 /**
  * Routes that exist only when the server runs with SUBSCOPE_TEST_ROUTES=true outside
  * production: e2e and process tests use them to make slow writes (graceful-shutdown checks)
- * and short-lived sign-in tokens (a token expiring mid-session). They keep their own scratch
- * table and never write tenant data.
+ * and short-lived sign-in tokens (a token expiring mid-session), and to count what an import
+ * left behind. They keep their own scratch table and never write tenant data.
  */
 export const testSupportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await sql`create table if not exists test_support_writes (key text primary key, written_at timestamptz not null default now())`.execute(
@@ -30,6 +31,18 @@ export const testSupportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return { key: request.body.key };
     },
   );
+
+  /** The signed-in account's payments and imports, counted (the import crash test checks nothing is lost or doubled). */
+  app.get('/test/payment_count', { onRequest: app.requireUser, schema: { hide: true } }, async (request) => {
+    const { accountId } = authOf(request);
+    const row = await app.db.kysely.selectFrom('payments').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+    return { count: Number(row.n) };
+  });
+  app.get('/test/imports', { onRequest: app.requireUser, schema: { hide: true } }, async (request) => {
+    const { accountId } = authOf(request);
+    const rows = await app.db.kysely.selectFrom('imports').select(['id', 'status']).where('account_id', '=', accountId).orderBy('created_at').execute();
+    return { imports: rows };
+  });
 
   app.get('/test/writes', { schema: { hide: true } }, async () => {
     const { rows } = await sql<{ key: string }>`select key from test_support_writes order by key`.execute(app.db.kysely);
