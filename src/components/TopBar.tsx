@@ -2,6 +2,7 @@ import { Anchor, Avatar, Burger, Button, Drawer, Group, Loader, Menu, NavLink, S
 import { useDisclosure } from '@mantine/hooks';
 import type { TablerIcon } from '@tabler/icons-react';
 import {
+  IconBug,
   IconChartBar,
   IconChevronDown,
   IconCoin,
@@ -17,6 +18,7 @@ import {
 import { Link } from 'wouter';
 import { hasFullAccess } from '../../models/auth';
 import type { AuthUser } from '../../models/auth';
+import { useInspector } from '../inspector/InspectorContext';
 import type { NavKey } from '../routes';
 import { useCurrentRoute } from '../routes';
 import { useCurrentPath } from '../session/currentPath';
@@ -173,6 +175,7 @@ interface UserMenuProps {
 }
 
 function UserMenu({ user, fullAccess, onSignOut }: UserMenuProps) {
+  const inspector = useInspector();
   return (
     <Menu position="bottom-end" width={240} shadow="md" withinPortal>
       <Menu.Target>
@@ -199,6 +202,11 @@ function UserMenu({ user, fullAccess, onSignOut }: UserMenuProps) {
         {fullAccess ? (
           <Menu.Item component={Link} href="/settings" leftSection={<IconSettings size={16} />}>
             Settings
+          </Menu.Item>
+        ) : null}
+        {inspector ? (
+          <Menu.Item leftSection={<IconBug size={16} />} onClick={inspector.open}>
+            Inspector
           </Menu.Item>
         ) : null}
         <Menu.Divider />

@@ -9,6 +9,7 @@ import { useApi } from '../api/ApiContext';
 import { setUnauthorizedHandler } from '../api/client';
 import type { UnauthorizedEvent } from '../api/client';
 import { tokenStore } from '../api/tokenStore';
+import { useInspection } from '../inspector/useInspection';
 import { createAuthServices } from './authServices';
 import { useCurrentPath } from './currentPath';
 import { clearRedirectAfterSignIn, readRedirectAfterSignIn, saveRedirectAfterSignIn } from './redirectAfterSignIn';
@@ -54,8 +55,9 @@ export function AuthProvider({ services, snapshot, children }: AuthProviderProps
       }),
     [calls, navigate],
   );
+  const inspect = useInspection('auth');
   const [options] = useState(() =>
-    snapshot ? { snapshot } : { input: { redirectAfterSignIn: readRedirectAfterSignIn() } },
+    snapshot ? { snapshot, inspect } : { input: { redirectAfterSignIn: readRedirectAfterSignIn() }, inspect },
   );
 
   return (
