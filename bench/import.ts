@@ -1,0 +1,201 @@
+import { createWriteStream, mkdtempSync, openAsBlob, rmSync, statSync } from 'node:fs';
+import { once } from 'node:events';
+import os, { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import { buildApp } from '../server/app';
+import { openDatabase, type Database } from '../server/db/database';
+import { migrateToLatest } from '../server/db/migrate';
+import { DEFAULT_POSTGRES_ADMIN_URL } from './support/snapshotRead';
+
+/**
+ * `npm run bench:import [-- --rows 1000000] [--engines postgresql,pglite] [--postgres-url URL]`
+ *
+ * A generated CSV of payments (the import dialog's four columns) imported end to end: uploaded
+ * over HTTP to the real app (streamed from disk), staged, validated and committed by the job,
+ * until GET says done. The peer, in the same run on the same server: a plain `COPY` of the same
+ * rows, already in the table's own columns, into `payments` of another account. Progress lines
+ * first; the last line is one JSON object:
+ * {"bench":"import","rows":…,"ours_ms":…,"copy_ms":…,"ratio":…,"rss_mb":…,"pglite_ms":…}
+ * Targets (issue 5): ratio <= 1.5, rss_mb < 400 whatever the file size, PGlite under 15 s.
+ */
+
+const { values: args } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '1000000' },
+    engines: { type: 'string', default: 'postgresql' },
+    'postgres-url': { type: 'string', default: DEFAULT_POSTGRES_ADMIN_URL },
+  },
+});
+const ROWS = Number(args.rows);
+const CUSTOMERS = Math.max(1, Math.floor(ROWS / 12));
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const rssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
+
+/** Row k: customer k mod C, a month-long period in the k div C-th month from 2019-01, an amount with cents. */
+function row(k: number): { customer: string; start: string; end: string; cents: number } {
+  const month = Math.floor(k / CUSTOMERS);
+  const startMonth = (month % 12) + 1;
+  const startYear = 2019 + Math.floor(month / 12);
+  const endMonth = (startMonth % 12) + 1;
+  const endYear = startMonth === 12 ? startYear + 1 : startYear;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return { customer: `cus-${k % CUSTOMERS}`, start: `${startYear}-${pad(startMonth)}-01`, end: `${endYear}-${pad(endMonth)}-01`, cents: 1_000 + ((k * 37) % 90_000) };
+}
+
+async function writeLines(file: string, line: (k: number) => string): Promise<number> {
+  const out = createWriteStream(file);
+  for (let k = 0; k < ROWS; k++) {
+    if (!out.write(line(k))) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+  return statSync(file).size;
+}
+
+async function postgresDatabase(adminUrl: string): Promise<{ db: Database; url: string; drop: () => Promise<void> }> {
+  const name = `subscope_bench_import_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ kind: 'postgresql', url: url.toString(), poolSize: 4 });
+  return {
+    db,
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/** Uploads the file to a fresh app on `db` and waits for the import to be done; the elapsed ms. */
+async function importEndToEnd(db: Database, file: string): Promise<number> {
+  const app = await buildApp({ db, config: { production: false, jwtSecret: 'bench-secret-long-enough-to-sign-jwts', testRoutes: false } });
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    const signUp = await fetch(`${base}/api/v11/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: { email: 'bench@example.com', password: 'quiet-orbit-lantern-42', name: 'Bench' } }),
+    });
+    const authorization = signUp.headers.get('authorization') as string;
+    const started = performance.now();
+    const form = new FormData();
+    form.append('column_order', 'customer_id,started_at,ended_at,monthly_amount');
+    form.append('paying_customers', await openAsBlob(file), 'payments.csv');
+    const response = await fetch(`${base}/api/v11/subscriptions/csv_import`, { method: 'POST', headers: { authorization }, body: form });
+    const uploaded = (await response.json()) as { id?: string; errors?: unknown };
+    if (!uploaded.id) throw new Error(`upload refused: ${JSON.stringify(uploaded).slice(0, 500)}`);
+    log(`  uploaded and staged in ${seconds(performance.now() - started)}`);
+    for (;;) {
+      const view = (await (await fetch(`${base}/api/v11/subscriptions/csv_import/${uploaded.id}`, { headers: { authorization } })).json()) as {
+        status: string;
+        progress: number;
+        result: { success_count: number; failure_count: number; error?: string };
+      };
+      if (view.status === 'done') {
+        if (view.result.success_count !== ROWS) throw new Error(`imported ${view.result.success_count} of ${ROWS} rows`);
+        break;
+      }
+      if (view.status === 'failed') throw new Error(`the import failed: ${view.result.error}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    return performance.now() - started;
+  } finally {
+    await app.close();
+  }
+}
+
+/** The peer: the same rows, in payments' own columns, COPYed into payments of another account (customers inserted first, untimed). */
+async function plainCopy(url: string, file: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`insert into accounts (id) values ('acccopybench')`);
+    await client.query(`insert into customers (account_id, id, name) select 'acccopybench', 'cus-' || k, 'cus-' || k from generate_series(0, ${CUSTOMERS - 1}) k`);
+    const started = performance.now();
+    await client.query('begin');
+    const copy = client.query(copyFrom(`copy payments (account_id, id, customer_id, started_at, ended_at, duration_in_months, total_value, currency) from stdin with (format csv)`));
+    await pipeline(Readable.from((await openAsBlob(file)).stream() as unknown as AsyncIterable<Uint8Array>), copy);
+    await client.query('commit');
+    return performance.now() - started;
+  } finally {
+    await client.end();
+  }
+}
+
+async function main(): Promise<void> {
+  log(`import bench: ${ROWS.toLocaleString('en')} rows, ${CUSTOMERS.toLocaleString('en')} customers; node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+  const dir = mkdtempSync(path.join(tmpdir(), 'subscope-bench-import-'));
+  try {
+    const csv = path.join(dir, 'payments.csv');
+    const bytes = await writeLines(csv, (k) => {
+      const r = row(k);
+      return `${r.customer},${r.start},${r.end},${Math.floor(r.cents / 100)}.${String(r.cents % 100).padStart(2, '0')}\n`;
+    });
+    const copyFile = path.join(dir, 'payments-copy.csv');
+    await writeLines(copyFile, (k) => {
+      const r = row(k);
+      return `acccopybench,pay${k},${r.customer},${r.start},${r.end},1,${r.cents},USD\n`;
+    });
+    log(`wrote ${(bytes / 1e6).toFixed(1)} MB of CSV`);
+    const engines = args.engines.split(',').filter(Boolean);
+    let oursMs: number | null = null;
+    let copyMs: number | null = null;
+    let pgliteMs: number | null = null;
+    if (engines.includes('postgresql')) {
+      const target = await postgresDatabase(args['postgres-url']);
+      try {
+        await migrateToLatest(target.db.kysely);
+        oursMs = await importEndToEnd(target.db, csv);
+        log(`postgresql: our import end to end ${seconds(oursMs)}`);
+        copyMs = await plainCopy(target.url, copyFile);
+        log(`postgresql: plain COPY of the same rows into payments ${seconds(copyMs)}`);
+      } finally {
+        await target.db.close();
+        await target.drop();
+      }
+    }
+    if (engines.includes('pglite')) {
+      const dataDir = path.join(dir, 'pgdata');
+      const db = await openDatabase({ kind: 'pglite', dataDir });
+      try {
+        await migrateToLatest(db.kysely);
+        pgliteMs = await importEndToEnd(db, csv);
+        log(`pglite: our import end to end ${seconds(pgliteMs)} (target < 15 s at 1,000,000 rows)`);
+      } finally {
+        await db.close();
+      }
+    }
+    const rss = rssMb();
+    log(`peak RSS of this process (the app, the upload, the job): ${rss} MB (target < 400)`);
+    const round = (v: number | null) => (v === null ? null : Math.round(v));
+    console.log(
+      JSON.stringify({
+        bench: 'import',
+        rows: ROWS,
+        ours_ms: round(oursMs),
+        copy_ms: round(copyMs),
+        ratio: oursMs !== null && copyMs !== null ? Math.round((oursMs / copyMs) * 100) / 100 : null,
+        rss_mb: rss,
+        pglite_ms: round(pgliteMs),
+      }),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
