@@ -15,6 +15,7 @@ import { CSV_IMPORT_MAX_FILE_BYTES } from '../models/constants';
 import { importsPlugin } from './imports/plugin';
 import type { JobQueue } from './jobs/queue';
 import { csvImportRoutes } from './routes/csvImports';
+import { segmentImportRoutes } from './routes/segmentImports';
 import { customerMetricsRoutes } from './routes/customerMetrics';
 import { devOutboxRoutes } from './routes/devOutbox';
 import { healthRoutes } from './routes/health';
@@ -109,6 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(sectionDefinitionRoutes);
       await api.register(customerMetricsRoutes);
       await api.register(csvImportRoutes, { uploadLimitBytes: options.uploadLimitBytes });
+      await api.register(segmentImportRoutes, { uploadLimitBytes: options.uploadLimitBytes });
       if (!options.config.production) await api.register(devOutboxRoutes);
       if (options.config.testRoutes && !options.config.production) await api.register(testSupportRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -4,9 +4,10 @@ import type { DB } from '../db/schema';
 import type { JobQueue } from '../jobs/queue';
 import { METRICS_INVALIDATE_CHANNEL } from '../metrics/service';
 import type { Database } from '../db/database';
+import { runSegmentImport } from './segmentImport';
 import { markFailed, runSubscriptionImport } from './subscriptionImport';
 
-/** The job that validates and commits a subscription import. */
+/** The job that validates and commits an import (subscriptions or attribute values: the import's kind decides). */
 export const SUBSCRIPTION_IMPORT_JOB = 'imports.subscriptions';
 
 export interface SubscriptionImportJob {
@@ -74,7 +75,10 @@ export function importJobHandler(db: Database, log: { error: (message: string) =
   return async ({ accountId, importId }: SubscriptionImportJob) => {
     try {
       await whileLocked(db, importId, async () => {
-        await runSubscriptionImport(db.kysely, accountId, importId, { onCommitted: (id) => db.notify(METRICS_INVALIDATE_CHANNEL, id) });
+        const found = await db.kysely.selectFrom('imports').select('kind').where('account_id', '=', accountId).where('id', '=', importId).executeTakeFirst();
+        const onCommitted = (id: string) => db.notify(METRICS_INVALIDATE_CHANNEL, id);
+        if (found?.kind === 'segments') await runSegmentImport(db.kysely, accountId, importId, { onCommitted });
+        else await runSubscriptionImport(db.kysely, accountId, importId, { onCommitted });
       });
     } catch (error) {
       log.error(`import ${importId} failed: ${error instanceof Error ? error.message : String(error)}`);

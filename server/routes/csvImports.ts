@@ -1,7 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import {
-  CSV_FILE_EXTENSION,
   CSV_IMPORT_MAX_FILE_BYTES,
   CSV_IMPORT_COLUMN_ORDER,
   SUBSCRIPTION_CSV_DEFAULT_COLUMN_INDEX,
@@ -10,14 +9,11 @@ import {
 } from '../../models/constants';
 import { authOf } from '../auth/plugin';
 import { BEARER, ErrorSchema, errorResponses } from '../auth/schemas';
-import { newId } from '../auth/secrets';
 import type { DB } from '../db/schema';
 import { ApiError, errorBody } from '../http/errors';
-import { auditImport, importAuditLog, setImportStatus } from '../imports/auditLog';
-import { CsvFormatError, CsvRowTooLargeError } from '../imports/csv/rows';
-import { whileImportLocked } from '../imports/plugin';
-import { markFailed, type StoredMapping } from '../imports/subscriptionImport';
-import { stageCsv, type StagedFile } from '../imports/staging';
+import { importAuditLog, setImportStatus } from '../imports/auditLog';
+import type { StoredMapping } from '../imports/subscriptionImport';
+import { discard, receiveCsvUpload } from '../imports/upload';
 import { FIELD_LABELS, looksLikeHeader } from '../imports/subscriptionRows';
 
 /**
@@ -27,11 +23,7 @@ import { FIELD_LABELS, looksLikeHeader } from '../imports/subscriptionRows';
  * Both stream the file into staged rows; a job validates and commits them (server/imports/).
  */
 
-/** The message of a file over the upload limit (200 MB unless the app was built with another). */
-export const fileTooLarge = (limitBytes: number) => `The file is larger than ${Math.round(limitBytes / (1024 * 1024))} MB`;
-export const ONLY_CSV = 'Only .csv files can be imported';
-export const NO_FILE = 'Attach the CSV file';
-export const EMPTY_FILE = 'The file has no rows';
+export { EMPTY_FILE, fileTooLarge, NO_FILE, ONLY_CSV } from '../imports/upload';
 export const IMPORT_NOT_FOUND = 'Import not found';
 export const MAPPING_INCOMPLETE = `Subscription import requires mapping of ${SUBSCRIPTION_CSV_REQUIRED_FIELDS.join(', ')}`;
 export const NOT_IN_PREVIEW = 'This import is not waiting for its mapping';
@@ -179,52 +171,9 @@ export const csvImportRoutes: FastifyPluginAsyncTypebox<CsvImportRoutesOptions> 
     async (request, reply) => {
       const { accountId, userId } = authOf(request);
       const db = app.db.kysely;
-      if (!request.isMultipart()) throw ApiError.of(415, NO_FILE, '/body');
-      const importId = newId('imp');
-      let columnOrder: string | undefined;
-      let staged: StagedFile | undefined;
-      let created = false;
-      try {
-        // The liveness lock: a restart can tell this upload from one a killed process left.
-        await whileImportLocked(app.db, importId, async () => {
-          for await (const part of request.parts()) {
-            if (part.type === 'field') {
-              if (part.fieldname === 'column_order') columnOrder = String(part.value);
-              continue;
-            }
-            if (staged || !['paying_customers', 'csv', 'file'].includes(part.fieldname)) {
-              part.file.resume();
-              continue;
-            }
-            if (!part.filename.toLowerCase().endsWith(CSV_FILE_EXTENSION)) throw ApiError.of(422, ONLY_CSV, `/body/${part.fieldname}`);
-            await db
-              .insertInto('imports')
-              .values({ account_id: accountId, id: importId, kind: 'subscriptions', status: 'uploaded', file_name: part.filename.slice(0, 255), created_by_user_id: userId })
-              .execute();
-            created = true;
-            await auditImport(db, accountId, importId, 'upload started', 'uploaded', { file_name: part.filename });
-            staged = await stageCsv(db, accountId, importId, part.file);
-            if (part.file.truncated) throw ApiError.of(413, fileTooLarge(uploadLimit), `/body/${part.fieldname}`);
-          }
-        });
-        if (!staged) throw ApiError.of(422, NO_FILE, '/body/paying_customers');
-        if (staged.rows === 0) throw ApiError.of(422, EMPTY_FILE, '/body/paying_customers');
-      } catch (error) {
-        if (created) await discard(db, accountId, importId, error);
-        if (error instanceof ApiError) throw error;
-        const code = (error as { code?: string }).code;
-        if (code === 'FST_REQ_FILE_TOO_LARGE') throw ApiError.of(413, fileTooLarge(uploadLimit), '/body/paying_customers');
-        if (error instanceof CsvRowTooLargeError || error instanceof CsvFormatError) throw ApiError.of(422, error.message, '/body/paying_customers');
-        throw error;
-      }
+      const { importId, staged, fields: formFields } = await receiveCsvUpload(app.db, request, { accountId, userId, kind: 'subscriptions', fileFields: ['paying_customers', 'csv', 'file'], uploadLimit });
+      const columnOrder = formFields.column_order;
       const { delimiter, encoding } = staged;
-      await db
-        .updateTable('imports')
-        .set({ total_rows: staged.rows, byte_size: staged.bytes, delimiter, encoding })
-        .where('account_id', '=', accountId)
-        .where('id', '=', importId)
-        .execute();
-      await auditImport(db, accountId, importId, 'uploaded', 'uploaded', { rows: staged.rows, bytes: staged.bytes, delimiter, encoding });
 
       if (columnOrder === undefined) {
         await setImportStatus(db, accountId, importId, 'preview', 'waiting for the mapping');
@@ -341,10 +290,3 @@ export const csvImportRoutes: FastifyPluginAsyncTypebox<CsvImportRoutesOptions> 
     },
   );
 };
-
-/** An upload that will not be imported: its staged rows go, the import is marked failed with the reason. */
-async function discard(db: Kysely<DB>, accountId: string, importId: string, error: unknown): Promise<void> {
-  await db.deleteFrom('import_rows').where('account_id', '=', accountId).where('import_id', '=', importId).execute();
-  const reason = error instanceof Error ? error.message : String(error);
-  await markFailed(db, accountId, importId, new Error(reason));
-}
