@@ -1,8 +1,12 @@
 import { Button, Card, Group, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconArrowRight, IconSettings, IconUsersGroup } from '@tabler/icons-react';
+import { useDisclosure } from '@mantine/hooks';
+import { IconArrowRight, IconFileSpreadsheet, IconSettings, IconUpload, IconUsersGroup } from '@tabler/icons-react';
+import { useSelector } from '@xstate/react';
 import { Link } from 'wouter';
+import { selectOpenLabel } from '../../machines/csvImport/selectors';
 import { hasFullAccess } from '../../models/auth';
 import { PageHeader } from '../components/PageHeader';
+import { CsvImportDialog, CsvImportStatusBadge, useCsvImport } from '../imports/CsvImportDialog';
 import { useSession } from '../session/SessionContext';
 import { ApiTokenCard } from '../settings/ApiTokenCard';
 
@@ -15,6 +19,7 @@ export function SettingsPage() {
       <Stack gap="xl">
         {hasFullAccess(user) ? (
           <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+            <CsvImportCard />
             <ApiTokenCard />
             <UsersCard />
           </SimpleGrid>
@@ -56,6 +61,42 @@ function UsersCard() {
           Manage users
         </Button>
       </Stack>
+    </Card>
+  );
+}
+
+/**
+ * Data sources: the Import CSV card. It runs the import (so an import started here goes on
+ * while the dialog is closed, and one stored before a reload resumes) and shows its status.
+ */
+function CsvImportCard() {
+  const actor = useCsvImport();
+  const openLabel = useSelector(actor, selectOpenLabel);
+  const [opened, { open, close }] = useDisclosure(false);
+  return (
+    <Card>
+      <Stack gap="md" h="100%" justify="space-between">
+        <Group gap="sm" wrap="nowrap">
+          <ThemeIcon size={40} radius="md" variant="light" aria-hidden>
+            <IconFileSpreadsheet size={22} stroke={1.6} />
+          </ThemeIcon>
+          <Stack gap={0}>
+            <Group gap="xs">
+              <Title order={2} fz="md">
+                Import CSV
+              </Title>
+              <CsvImportStatusBadge actor={actor} />
+            </Group>
+            <Text size="sm" c="dimmed">
+              Upload your payments from a spreadsheet: customer, start, end and monthly amount.
+            </Text>
+          </Stack>
+        </Group>
+        <Button variant="light" onClick={open} leftSection={<IconUpload size={16} />} style={{ alignSelf: 'flex-start' }}>
+          {openLabel}
+        </Button>
+      </Stack>
+      <CsvImportDialog actor={actor} opened={opened} onClose={close} />
     </Card>
   );
 }
