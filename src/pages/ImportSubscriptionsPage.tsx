@@ -1,12 +1,15 @@
-import { IconTableImport } from '@tabler/icons-react';
-import { ComingSoon } from '../components/ComingSoon';
+import { PageHeader } from '../components/PageHeader';
+import { ImportWizard } from '../imports/ImportWizard';
 
+/** /import-subscriptions: import payments from a CSV file (upload, map the columns, import). */
 export function ImportSubscriptionsPage() {
   return (
-    <ComingSoon
-      title="Import payments"
-      icon={IconTableImport}
-      description="Upload a CSV of payments, map its columns, preview the rows and import them in one go."
-    />
+    <>
+      <PageHeader
+        title="Import payments"
+        description="Upload a CSV file of payments, match its columns to Subscope's fields and import them in one go."
+      />
+      <ImportWizard />
+    </>
   );
 }
