@@ -60,6 +60,7 @@ export function ActorTrace({ actor, position, onStep, onExport, registry }: Acto
             size="compact-sm"
             variant="default"
             leftSection={<IconChevronLeft size={14} />}
+            style={{ flexShrink: 0 }}
             onClick={() => onStep(position - 1)}
             disabled={position <= 0}
           >
@@ -73,6 +74,7 @@ export function ActorTrace({ actor, position, onStep, onExport, registry }: Acto
             size="compact-sm"
             variant="default"
             rightSection={<IconChevronRight size={14} />}
+            style={{ flexShrink: 0 }}
             onClick={() => onStep(position + 1)}
             disabled={position >= last}
           >
