@@ -101,6 +101,21 @@ export const SUBSCRIPTION_CSV_DEFAULT_COLUMN_INDEX = {
 
 export type SubscriptionCsvField = keyof typeof SUBSCRIPTION_CSV_DEFAULT_COLUMN_INDEX;
 
+/** How the import page names each field; the server's row messages start with these. */
+export const SUBSCRIPTION_CSV_FIELD_LABELS: Record<SubscriptionCsvField, string> = {
+  customer_id: 'Customer ID',
+  invoice_number: 'Invoice number',
+  started_at: 'Started at',
+  ended_at: 'Ended at',
+  months: 'Months',
+  monthly_amount: 'Monthly amount',
+  revenue_type: 'Revenue type',
+  currency: 'Currency',
+  product: 'Product',
+  customer_name: 'Customer name',
+  units: 'Units',
+};
+
 /** Fields a subscription import must map before it can be finalized. */
 export const SUBSCRIPTION_CSV_REQUIRED_FIELDS = [
   'monthly_amount',

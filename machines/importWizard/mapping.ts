@@ -2,6 +2,7 @@ import {
   CSV_FILE_EXTENSION,
   CSV_IMPORT_POLL_SCHEDULE,
   SUBSCRIPTION_CSV_DEFAULT_COLUMN_INDEX,
+  SUBSCRIPTION_CSV_FIELD_LABELS,
   SUBSCRIPTION_CSV_REQUIRED_FIELDS,
 } from '../../models/constants';
 import type { SubscriptionCsvField } from '../../models/constants';
@@ -15,20 +16,8 @@ import type { ColumnMapping } from './types';
 /** Every field of the mapping, in the order the spec lists the default columns. */
 export const SUBSCRIPTION_CSV_FIELDS = Object.keys(SUBSCRIPTION_CSV_DEFAULT_COLUMN_INDEX) as SubscriptionCsvField[];
 
-/** How the page names each field (the API's own labels). */
-export const SUBSCRIPTION_CSV_FIELD_LABELS: Record<SubscriptionCsvField, string> = {
-  customer_id: 'Customer ID',
-  invoice_number: 'Invoice number',
-  started_at: 'Started at',
-  ended_at: 'Ended at',
-  months: 'Months',
-  monthly_amount: 'Monthly amount',
-  revenue_type: 'Revenue type',
-  currency: 'Currency',
-  product: 'Product',
-  customer_name: 'Customer name',
-  units: 'Units',
-};
+/** How the page names each field (shared with the server's messages). */
+export { SUBSCRIPTION_CSV_FIELD_LABELS };
 
 export function isRequiredField(field: SubscriptionCsvField): boolean {
   return (SUBSCRIPTION_CSV_REQUIRED_FIELDS as readonly SubscriptionCsvField[]).includes(field);

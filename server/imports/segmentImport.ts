@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema';
 import { auditImport, setImportStatus } from './auditLog';
-import { LISTED_FAILURES, markFailed } from './subscriptionImport';
+import { listFailures, markFailed } from './subscriptionImport';
 
 /**
  * The job of an attribute values import (`/import-segments`): each staged row names a
@@ -92,27 +92,12 @@ async function commitSegments(
              where r.error is null
             on conflict (account_id, customer_id, segment_id, year, month) do update set value = excluded.value, updated_at = now()`.execute(trx);
 
-  const failures = await trx
-    .selectFrom('import_rows')
-    .select(['row_number', 'cells', 'error'])
-    .where('account_id', '=', accountId)
-    .where('import_id', '=', importId)
-    .where('error', 'is not', null)
-    .orderBy('row_number')
-    .limit(LISTED_FAILURES)
-    .execute();
-  const failureCount = await trx
-    .selectFrom('import_rows')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('account_id', '=', accountId)
-    .where('import_id', '=', importId)
-    .where('error', 'is not', null)
-    .executeTakeFirstOrThrow();
+  const failed = await listFailures(trx, accountId, importId, delimiter);
   const result: SegmentImportResult = {
     status: 'done',
     success_count: valid.rows[0]?.n ?? 0,
-    failure_count: Number(failureCount.n),
-    failures: failures.map((row) => ({ row_number: row.row_number, row: row.cells.join(delimiter), message: row.error as string })),
+    failure_count: failed.count,
+    failures: failed.listed,
   };
   await trx
     .updateTable('imports')

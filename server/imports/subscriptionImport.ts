@@ -27,6 +27,14 @@ export interface ImportFailure {
   message: string;
 }
 
+/** The rows of an import that failed (the first LISTED_FAILURES of them, as read) and how many failed. */
+export async function listFailures(db: Kysely<DB>, accountId: string, importId: string, delimiter: string): Promise<{ listed: ImportFailure[]; count: number }> {
+  const failed = db.selectFrom('import_rows').where('account_id', '=', accountId).where('import_id', '=', importId).where('error', 'is not', null);
+  const rows = await failed.select(['row_number', 'cells', 'error']).orderBy('row_number').limit(LISTED_FAILURES).execute();
+  const counted = await failed.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { listed: rows.map((row) => ({ row_number: row.row_number, row: row.cells.join(delimiter), message: row.error as string })), count: Number(counted.n) };
+}
+
 export interface SubscriptionImportResult {
   status: 'done';
   success_count: number;
@@ -253,33 +261,18 @@ async function commit(trx: Transaction<DB>, accountId: string, importId: string,
 
   const counts = await sql<{ change: string; n: number }>`select change, count(*)::int as n from import_changes group by change`.execute(trx);
   const count = (change: string) => counts.rows.find((row) => row.change === change)?.n ?? 0;
-  const failureRows = await trx
-    .selectFrom('import_rows')
-    .select(['row_number', 'cells', 'error'])
-    .where('account_id', '=', accountId)
-    .where('import_id', '=', importId)
-    .where('error', 'is not', null)
-    .orderBy('row_number')
-    .limit(LISTED_FAILURES)
-    .execute();
-  const failureCount = await trx
-    .selectFrom('import_rows')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('account_id', '=', accountId)
-    .where('import_id', '=', importId)
-    .where('error', 'is not', null)
-    .executeTakeFirstOrThrow();
+  const failed = await listFailures(trx, accountId, importId, current.delimiter ?? ',');
   const created = count('new');
   const updated = count('changed');
   const unchanged = count('same');
   const result: SubscriptionImportResult = {
     status: 'done',
     success_count: created + updated + unchanged,
-    failure_count: Number(failureCount.n),
+    failure_count: failed.count,
     created,
     updated,
     unchanged,
-    failures: failureRows.map((row) => ({ row_number: row.row_number, row: row.cells.join(current.delimiter ?? ','), message: row.error as string })),
+    failures: failed.listed,
   };
   await trx
     .updateTable('imports')

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ITEM_TYPES, type ItemType, type SubscriptionCsvField } from '../../models/constants';
+import { ITEM_TYPES, SUBSCRIPTION_CSV_FIELD_LABELS, type ItemType, type SubscriptionCsvField } from '../../models/constants';
 import { addMonths, dayFromIso, isoFromDay } from '../metrics/days';
 import { parseDate, parseInteger, parseMoney, type DateOrder } from './csv/values';
 
@@ -15,19 +15,7 @@ import { parseDate, parseInteger, parseMoney, type DateOrder } from './csv/value
 /** Column index of each mapped field (unmapped fields are absent). */
 export type FieldMapping = Partial<Record<SubscriptionCsvField, number>>;
 
-export const FIELD_LABELS: Record<SubscriptionCsvField, string> = {
-  customer_id: 'Customer ID',
-  invoice_number: 'Invoice number',
-  started_at: 'Started at',
-  ended_at: 'Ended at',
-  months: 'Months',
-  monthly_amount: 'Monthly amount',
-  revenue_type: 'Revenue type',
-  currency: 'Currency',
-  product: 'Product',
-  customer_name: 'Customer name',
-  units: 'Units',
-};
+export const FIELD_LABELS = SUBSCRIPTION_CSV_FIELD_LABELS;
 
 /** Product of rows that name none. */
 export const DEFAULT_PRODUCT = 'Subscription';
