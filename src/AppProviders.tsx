@@ -26,7 +26,8 @@ export function AppProviders({ env = 'default', children }: AppProvidersProps) {
       colorSchemeManager={colorSchemeManager}
       env={env}
     >
-      <Notifications position="top-right" zIndex={1000} classNames={{ root: notificationClasses.root }} />
+      {/* Above modals and drawers (200), below menus and popovers (300): a toast never hides the user menu. */}
+      <Notifications position="top-right" zIndex={250} classNames={{ root: notificationClasses.root }} />
       <ModalsProvider>{children}</ModalsProvider>
     </MantineProvider>
   );

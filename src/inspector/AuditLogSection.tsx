@@ -29,14 +29,15 @@ interface AuditLogSectionProps {
 }
 
 /**
- * The server's audit log of an import actor's import (GET /subscriptions/csv_import/{id}),
+ * The server's audit log of an import actor's import (GET /subscriptions/csv_import/{id}, or
+ * GET /segments_importer/{id} for attribute values),
  * beside the client trace. A live actor's log is fetched when shown (and on 'Refresh'); a
  * loaded trace shows the log it was exported with, and fetches only when asked. The fetched
  * log is kept with the actor's trace, so an export carries it.
  */
 export function AuditLogSection({ actor, registry, shownAt }: AuditLogSectionProps) {
   const client = useApi();
-  const { id: actorId, importId, loaded = false, auditLog } = actor;
+  const { id: actorId, importId, loaded = false, auditLog, name } = actor;
   const [attempt, setAttempt] = useState(0);
   const [state, setState] = useState<FetchState>({ status: 'idle' });
 
@@ -44,8 +45,12 @@ export function AuditLogSection({ actor, registry, shownAt }: AuditLogSectionPro
     if (loaded && attempt === 0) return;
     const controller = new AbortController();
     setState({ status: 'loading' });
-    client
-      .GET('/subscriptions/csv_import/{id}', { params: { path: { id: importId } }, signal: controller.signal })
+    // Attribute value imports have their own route; every other import actor is a payments import.
+    const request =
+      name === 'segmentsImport'
+        ? client.GET('/segments_importer/{id}', { params: { path: { id: importId } }, signal: controller.signal })
+        : client.GET('/subscriptions/csv_import/{id}', { params: { path: { id: importId } }, signal: controller.signal });
+    request
       .then(({ data, error, response }) => {
         if (controller.signal.aborted) return;
         if (!data) {
@@ -66,7 +71,7 @@ export function AuditLogSection({ actor, registry, shownAt }: AuditLogSectionPro
         if (!controller.signal.aborted) setState({ status: 'failed', message: AUDIT_LOG_UNREACHABLE });
       });
     return () => controller.abort();
-  }, [client, registry, actorId, importId, loaded, attempt]);
+  }, [client, registry, actorId, importId, loaded, attempt, name]);
 
   const log = auditLog && (auditLog.importId ?? importId) === importId ? auditLog : undefined;
 

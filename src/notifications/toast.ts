@@ -29,6 +29,7 @@ export type ToastOptions = Omit<NotificationData, 'message' | 'autoClose' | 'col
 /** Shows a toast of the given kind with the spec's duration and colour. Returns its id. */
 export function toast(kind: ToastKind, message: ReactNode, options: ToastOptions = {}): string {
   return notifications.show({
+    closeButtonProps: { 'aria-label': 'Close notification' },
     ...options,
     message,
     color: TOAST_COLOR[kind],

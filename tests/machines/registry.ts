@@ -2,10 +2,11 @@ import { authMachine } from '../../machines/auth/authMachine';
 import { anyAuthTestModel } from './auth/authModel';
 import { csvImportModelEntry } from './csvImport/csvImportModel';
 import { importWizardModelEntry } from './importWizard/importWizardModel';
+import { segmentsImportModelEntry } from './segmentsImport/segmentsImportModel';
 import type { MachineModelEntry } from './support/modelPaths';
 
 /**
  * Every product machine's test model, for `npm run test:paths` (QA's list of generated
  * paths) and the coverage guard. Each machine's suite adds its entry here.
  */
-export const machineModels: MachineModelEntry[] = [{ name: 'auth', machine: authMachine, model: anyAuthTestModel }, csvImportModelEntry, importWizardModelEntry];
+export const machineModels: MachineModelEntry[] = [{ name: 'auth', machine: authMachine, model: anyAuthTestModel }, csvImportModelEntry, importWizardModelEntry, segmentsImportModelEntry];

@@ -1,0 +1,31 @@
+import { Alert, Group, Progress, Stack, Text } from '@mantine/core';
+import { useSelector } from '@xstate/react';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import type { SegmentsImportActorRef } from '../../machines/segmentsImport/segmentsImportMachine';
+import { selectProgress, selectStatusCheckMessage } from '../../machines/segmentsImport/selectors';
+
+/** Step 3: the import runs on the server; its progress as the status polls report it. */
+export function SegmentsImportProgressStep({ actor }: { actor: SegmentsImportActorRef }) {
+  const progress = useSelector(actor, selectProgress);
+  const statusCheckMessage = useSelector(actor, selectStatusCheckMessage);
+
+  return (
+    <Stack gap="md" pt="lg" maw={640}>
+      <Group justify="space-between" gap="md">
+        <Text fw={500}>Importing the attribute values…</Text>
+        <Text c="dimmed" size="sm">
+          {progress}%
+        </Text>
+      </Group>
+      <Progress value={progress} size="lg" radius="xl" striped animated aria-label="Import progress" />
+      <Text size="sm" c="dimmed">
+        Each row&apos;s customer is looked up and its value saved. This page shows the result when it is done.
+      </Text>
+      {statusCheckMessage ? (
+        <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} />} role="alert">
+          {statusCheckMessage}
+        </Alert>
+      ) : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,228 @@
+import type { ActorLogic, AnyMachineSnapshot, EventObject } from 'xstate';
+import { TestModel } from 'xstate/graph';
+import type { TestParam } from 'xstate/graph';
+import { isMappingComplete, pollIntervalMs, roleOfColumn } from '../../../machines/segmentsImport/mapping';
+import { segmentsImportFailure } from '../../../machines/segmentsImport/segmentsImportActors';
+import type { SegmentsImportInvokeId } from '../../../machines/segmentsImport/segmentsImportActors';
+import { segmentsImportMachine } from '../../../machines/segmentsImport/segmentsImportMachine';
+import type { SegmentsImportSnapshot } from '../../../machines/segmentsImport/segmentsImportMachine';
+import type {
+  SegmentsImportEvent,
+  SegmentsImportInput,
+  SegmentsImportPreview,
+  SegmentsImportStatus,
+} from '../../../machines/segmentsImport/types';
+import type { AnyTestModel, MachineModelEntry } from '../support/modelPaths';
+
+/**
+ * The attribute values import's test model, shared by the machine suite (stubbed calls,
+ * simulated clock) and the view suite (the real component over a fake API): the events a user
+ * or the server can cause, with fixed payloads so the graph stays finite, the done/error events
+ * of every invocation, and the delayed poll.
+ */
+
+/** The poll limit of the model: small enough for the graph to reach it. */
+export const MODEL_MAX_POLLS = 3;
+/** The custom attribute (customer segment) of the model. */
+export const MODEL_SEGMENT_ID = 'seg_plan';
+export const modelInput: SegmentsImportInput = { segmentId: MODEL_SEGMENT_ID, maxPolls: MODEL_MAX_POLLS };
+
+/**
+ * A file of the model. It serializes as its name: a File alone stringifies as `{}`, and the graph
+ * (and xstate's path deduplication) would take two files for the same event.
+ */
+function modelFile(content: string, name: string, type: string): File {
+  const file = new File([content], name, { type });
+  Object.defineProperty(file, 'toJSON', { value: () => `file:${name}` });
+  return file;
+}
+
+export const csvFile = modelFile('Customer ID,Plan\ncus_001,Enterprise\n', 'plans.csv', 'text/csv');
+export const pdfFile = modelFile('%PDF-1.7', 'plans.pdf', 'application/pdf');
+
+/**
+ * The upload's answer: a header and two customers over three columns, so the file starts with
+ * Customer ID on column 1, no value column, and 'Skip headers' on.
+ */
+export const modelPreview: SegmentsImportPreview = {
+  importId: 'simp_model',
+  totalRows: 3,
+  rows: [
+    ['Customer ID', 'Company', 'Plan'],
+    ['cus_001', 'Acme', 'Enterprise'],
+    ['cus_002', 'Globex', 'Pro'],
+  ],
+  columns: 3,
+  delimiter: ',',
+  encoding: 'UTF-8',
+};
+
+/** The mapping the model imports with: Customer ID on column 1, Value on column 3. */
+export const MODEL_COMPLETE_MAPPING = { customerId: 0, value: 2 } as const;
+
+const runningStatus = (progress: number): SegmentsImportStatus => ({
+  status: 'in_progress',
+  progress,
+  successCount: 0,
+  failureCount: 0,
+  failures: [],
+  error: null,
+});
+
+export const modelStatuses = {
+  /** The finalize answer: the import is queued. */
+  queued: runningStatus(0),
+  running: runningStatus(50),
+  succeeded: { status: 'done', progress: 100, successCount: 2, failureCount: 0, failures: [], error: null },
+  withErrors: {
+    status: 'done',
+    progress: 100,
+    successCount: 1,
+    failureCount: 1,
+    failures: [{ rowNumber: 3, row: 'cus_404,Pro', message: "Customer 'cus_404' not found" }],
+    error: null,
+  },
+  failed: { status: 'failed', progress: 50, successCount: 0, failureCount: 0, failures: [], error: 'The import was interrupted; nothing was imported' },
+} as const satisfies Record<string, SegmentsImportStatus>;
+
+export const uploadRefusal = segmentsImportFailure('upload', ['The file is larger than 200 MB']);
+export const finalizeRefusal = segmentsImportFailure('finalize', ['Customer segment not found']);
+export const statusCheckError = new TypeError('Failed to fetch');
+
+/** The delayed event of `finalizing.waiting`: the next status poll is due. */
+export const POLL_DUE_EVENT = 'xstate.after.pollDelay.segmentsImport.finalizing.waiting';
+
+type DoneEvent<Id extends SegmentsImportInvokeId> = {
+  type: `xstate.done.actor.${Id}`;
+  output: Id extends 'upload' ? SegmentsImportPreview : SegmentsImportStatus;
+};
+type ErrorEvent<Id extends SegmentsImportInvokeId> = { type: `xstate.error.actor.${Id}`; error: unknown };
+
+/** Every event the model takes: the machine's own, the invocations' done/error events and the poll delay. */
+export type SegmentsImportModelEvent =
+  | SegmentsImportEvent
+  | { [Id in SegmentsImportInvokeId]: DoneEvent<Id> | ErrorEvent<Id> }[SegmentsImportInvokeId]
+  | { type: typeof POLL_DUE_EVENT };
+export type SegmentsImportModelEventType = SegmentsImportModelEvent['type'];
+
+export const modelEvents: readonly SegmentsImportModelEvent[] = [
+  { type: 'segmentsImport.fileChosen', file: csvFile },
+  { type: 'segmentsImport.fileChosen', file: pdfFile },
+  { type: 'segmentsImport.upload' },
+  { type: 'segmentsImport.cancelUpload' },
+  // Value on column 3 completes the mapping; Value on column 1 takes it from Customer ID.
+  { type: 'segmentsImport.mapColumn', column: 2, role: 'value' },
+  { type: 'segmentsImport.mapColumn', column: 0, role: 'value' },
+  { type: 'segmentsImport.skipHeadersChanged', skipHeaders: false },
+  { type: 'segmentsImport.finalize' },
+  { type: 'segmentsImport.reset' },
+
+  { type: 'xstate.done.actor.upload', output: modelPreview },
+  { type: 'xstate.error.actor.upload', error: uploadRefusal },
+  { type: 'xstate.done.actor.finalize', output: modelStatuses.queued },
+  { type: 'xstate.error.actor.finalize', error: finalizeRefusal },
+  { type: POLL_DUE_EVENT },
+  { type: 'xstate.done.actor.fetchStatus', output: modelStatuses.running },
+  { type: 'xstate.done.actor.fetchStatus', output: modelStatuses.succeeded },
+  { type: 'xstate.done.actor.fetchStatus', output: modelStatuses.withErrors },
+  { type: 'xstate.done.actor.fetchStatus', output: modelStatuses.failed },
+  { type: 'xstate.error.actor.fetchStatus', error: statusCheckError },
+];
+
+/** Makes a step's event happen in the system under test (the machine, or the page in jsdom). */
+export type SegmentsImportExecutor = (event: SegmentsImportModelEvent) => Promise<void>;
+/** One executor per event type the model takes: a new event without one fails to compile. */
+export type SegmentsImportExecutors = Record<SegmentsImportModelEventType, SegmentsImportExecutor>;
+
+/**
+ * The parameters of `path.test()`: each step runs its executor, then `assertState` compares
+ * the system with the state the model expects.
+ */
+export function pathTestParams(
+  executors: SegmentsImportExecutors,
+  assertState: (expected: SegmentsImportSnapshot) => Promise<void> | void,
+): TestParam<AnyMachineSnapshot, EventObject> {
+  const events: NonNullable<TestParam<AnyMachineSnapshot, EventObject>['events']> = {};
+  for (const type of Object.keys(executors) as SegmentsImportModelEventType[]) {
+    events[type] = (step) => executors[type](step.event as SegmentsImportModelEvent);
+  }
+  return { events, states: { '*': (snapshot) => assertState(snapshot as SegmentsImportSnapshot) } };
+}
+
+/** How long the poll due in `waiting` waits: the schedule's interval of the next poll. */
+export function pollWaitMs(waiting: SegmentsImportSnapshot): number {
+  return pollIntervalMs(waiting.context.polls + 1);
+}
+
+export function isViewEvent(event: SegmentsImportModelEvent): event is SegmentsImportEvent {
+  return event.type.startsWith('segmentsImport.');
+}
+
+/** The machine as the model sees it: its event type widened to the done/error and delayed events. */
+const modelLogic = segmentsImportMachine as unknown as ActorLogic<SegmentsImportSnapshot, SegmentsImportModelEvent, SegmentsImportInput>;
+
+/** Events that start over: the state they reach equals the start (or the chosen file), but is a vertex of its own. */
+const RESTART_EVENTS: readonly string[] = ['segmentsImport.reset', 'segmentsImport.cancelUpload'];
+
+/**
+ * The state's identity in the graph: its value and the whole context (a file by its name).
+ * Starting over reaches a state already on every path (the empty upload step, or the chosen
+ * file): simple paths never step back onto a state, so it is told apart by the event that
+ * reached it, and the paths take the transitions back to the start.
+ */
+function serializeState(snapshot: SegmentsImportSnapshot, event?: EventObject): string {
+  const context = JSON.stringify(snapshot.context);
+  const restart = event !== undefined && RESTART_EVENTS.includes(event.type);
+  return `${JSON.stringify(snapshot.value)} ${context}${restart ? ` after ${event.type}` : ''}`;
+}
+
+/**
+ * Outcomes are leaves of the graph: a failure, a complete mapping other than the model's or
+ * headers kept (both differ from the model's state only in what the server will receive), a
+ * failed status check. The chart never branches on which failure happened or which columns a
+ * complete mapping uses, so what follows them is what follows the state they equal up to
+ * context, explored there. An incomplete mapping is explored (finalizing refuses it).
+ */
+function isExploredElsewhere(snapshot: SegmentsImportSnapshot): boolean {
+  const { failure, mapping, skipHeaders, statusCheckFailed } = snapshot.context;
+  if (failure !== null && !snapshot.matches('finalized')) return true;
+  if (snapshot.matches('preview')) {
+    const otherComplete =
+      isMappingComplete(mapping) && (mapping.customerId !== MODEL_COMPLETE_MAPPING.customerId || mapping.value !== MODEL_COMPLETE_MAPPING.value);
+    return otherComplete || !skipHeaders;
+  }
+  if (snapshot.matches('finalizing')) return statusCheckFailed;
+  return false;
+}
+
+/**
+ * A user picks a file once, then uploads it: choosing again is the same transition, explored
+ * from the empty step. Giving a column the role it already plays changes nothing.
+ */
+function isModelled(snapshot: SegmentsImportSnapshot, event: SegmentsImportModelEvent): boolean {
+  if (event.type === 'segmentsImport.fileChosen' && snapshot.context.file !== null) return false;
+  if (event.type === 'segmentsImport.mapColumn' && roleOfColumn(snapshot.context.mapping, event.column) === event.role) return false;
+  return isViewEvent(event) ? snapshot.can(event) : true;
+}
+
+export function segmentsImportTestModel(
+  events: readonly SegmentsImportModelEvent[] = modelEvents,
+): TestModel<SegmentsImportSnapshot, SegmentsImportModelEvent, SegmentsImportInput> {
+  return new TestModel(modelLogic, {
+    input: modelInput,
+    events,
+    filterEvents: (snapshot, event) => isModelled(snapshot, event) && snapshot.can(event as SegmentsImportEvent),
+    serializeState,
+    stopWhen: isExploredElsewhere,
+  });
+}
+
+/** The same model in the registry's untyped form. */
+export const anySegmentsImportTestModel = (): AnyTestModel => segmentsImportTestModel() as unknown as AnyTestModel;
+
+/** The registry entry of this machine (QA's path list and the coverage guard). */
+export const segmentsImportModelEntry: MachineModelEntry = {
+  name: 'segmentsImport',
+  machine: segmentsImportMachine,
+  model: anySegmentsImportTestModel,
+};

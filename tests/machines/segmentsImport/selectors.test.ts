@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { STATUS_CHECK_FAILURE_MESSAGE } from '../../../machines/segmentsImport/messages';
+import { segmentsImportMachine } from '../../../machines/segmentsImport/segmentsImportMachine';
+import type { SegmentsImportSnapshot } from '../../../machines/segmentsImport/segmentsImportMachine';
+import {
+  selectColumnRole,
+  selectCounts,
+  selectFailureMessages,
+  selectFailureRows,
+  selectImportId,
+  selectOutcome,
+  selectProgress,
+  selectRowsToImport,
+  selectSegmentId,
+  selectStatusCheckMessage,
+  selectStep,
+  selectSuccessMessage,
+  selectUnmappedRoles,
+} from '../../../machines/segmentsImport/selectors';
+import type { SegmentsImportContext } from '../../../machines/segmentsImport/types';
+import { MODEL_SEGMENT_ID, modelPreview, modelStatuses } from './segmentsImportModel';
+
+const baseContext: SegmentsImportContext = {
+  segmentId: MODEL_SEGMENT_ID,
+  maxPolls: 1_000,
+  file: null,
+  importId: 'simp_model',
+  preview: modelPreview,
+  mapping: { customerId: 0, value: null },
+  skipHeaders: true,
+  polls: 0,
+  progress: 0,
+  statusCheckFailed: false,
+  result: null,
+  failure: null,
+};
+
+function snapshotAt(value: string | Record<string, string>, context: Partial<SegmentsImportContext> = {}): SegmentsImportSnapshot {
+  return segmentsImportMachine.resolveState({ value, context: { ...baseContext, ...context } });
+}
+
+describe('segments import selectors', () => {
+  it('shows the upload step while uploading and the mapping step while the mapping is sent', () => {
+    expect(selectStep(snapshotAt('not_started'))).toBe('upload');
+    expect(selectStep(snapshotAt('uploading'))).toBe('upload');
+    expect(selectStep(snapshotAt('preview'))).toBe('map');
+    expect(selectStep(snapshotAt({ finalizing: 'submitting' }))).toBe('map');
+    expect(selectStep(snapshotAt({ finalizing: 'waiting' }))).toBe('import');
+    expect(selectStep(snapshotAt({ finalizing: 'polling' }))).toBe('import');
+    expect(selectStep(snapshotAt({ finalized: 'withErrors' }))).toBe('done');
+  });
+
+  it('reads the attribute, the import id, each column role and the roles left', () => {
+    const snapshot = snapshotAt('preview');
+    expect(selectSegmentId(snapshot)).toBe(MODEL_SEGMENT_ID);
+    expect(selectImportId(snapshot)).toBe('simp_model');
+    expect([0, 1, 2].map((column) => selectColumnRole(snapshot, column))).toEqual(['customerId', null, null]);
+    expect(selectUnmappedRoles(snapshot)).toEqual(['value']);
+    expect(selectUnmappedRoles(snapshotAt('preview', { mapping: { customerId: null, value: null } }))).toEqual(['customerId', 'value']);
+    expect(selectUnmappedRoles(snapshotAt('preview', { mapping: { customerId: 1, value: 2 } }))).toEqual([]);
+  });
+
+  it('counts the rows to import, less a skipped header', () => {
+    expect(selectRowsToImport(snapshotAt('preview'))).toBe(2);
+    expect(selectRowsToImport(snapshotAt('preview', { skipHeaders: false }))).toBe(3);
+    expect(selectRowsToImport(snapshotAt('not_started', { preview: null }))).toBe(0);
+  });
+
+  it('bounds the progress to 0..100', () => {
+    expect(selectProgress(snapshotAt({ finalizing: 'waiting' }, { progress: 140 }))).toBe(100);
+    expect(selectProgress(snapshotAt({ finalizing: 'waiting' }, { progress: -3 }))).toBe(0);
+  });
+
+  it('says a status check failed only while finalizing', () => {
+    expect(selectStatusCheckMessage(snapshotAt({ finalizing: 'waiting' }, { statusCheckFailed: true }))).toBe(STATUS_CHECK_FAILURE_MESSAGE);
+    expect(selectStatusCheckMessage(snapshotAt({ finalizing: 'waiting' }))).toBeNull();
+    expect(selectStatusCheckMessage(snapshotAt({ finalized: 'failed' }, { statusCheckFailed: true }))).toBeNull();
+  });
+
+  it('gives the failure lines of the kinds asked for', () => {
+    const snapshot = snapshotAt('preview', { failure: { kind: 'mapping', messages: ['No'] } });
+    expect(selectFailureMessages(snapshot, ['mapping', 'finalize'])).toEqual(['No']);
+    expect(selectFailureMessages(snapshot, ['upload'])).toEqual([]);
+  });
+
+  it('reads the outcome, its message, counts and refused rows', () => {
+    const result = { successCount: 2, failureCount: 0, failures: [] };
+    const succeeded = snapshotAt({ finalized: 'succeeded' }, { result });
+    expect(selectOutcome(succeeded)).toBe('succeeded');
+    expect(selectSuccessMessage(succeeded)).toBe('all 2 values imported');
+    expect(selectSuccessMessage(snapshotAt({ finalized: 'succeeded' }, { result: { ...result, successCount: 1 } }))).toBe('all 1 value imported');
+
+    const withErrors = snapshotAt({ finalized: 'withErrors' }, { result: { ...modelStatuses.withErrors, failures: [...modelStatuses.withErrors.failures] } });
+    expect(selectOutcome(withErrors)).toBe('withErrors');
+    expect(selectSuccessMessage(withErrors)).toBeNull();
+    expect(selectCounts(withErrors)).toEqual({ successCount: 1, failureCount: 1 });
+    expect(selectFailureRows(withErrors)).toEqual(modelStatuses.withErrors.failures);
+
+    expect(selectOutcome(snapshotAt({ finalized: 'failed' }))).toBe('failed');
+    expect(selectOutcome(snapshotAt('preview'))).toBeNull();
+    expect(selectCounts(snapshotAt('preview'))).toBeNull();
+    expect(selectFailureRows(snapshotAt('preview'))).toEqual([]);
+  });
+});
