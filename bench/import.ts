@@ -107,6 +107,9 @@ async function importEndToEnd(db: Database, file: string): Promise<number> {
       };
       if (view.status === 'done') {
         if (view.result.success_count !== ROWS) throw new Error(`imported ${view.result.success_count} of ${ROWS} rows`);
+        const audit = (view as unknown as { audit_log: { event: string; created_at: string }[] }).audit_log;
+        const t0 = Date.parse(audit[0]?.created_at ?? '');
+        log(`  steps (audit log, s from the upload): ${audit.map((e) => `${e.event} ${((Date.parse(e.created_at) - t0) / 1000).toFixed(2)}`).join(', ')}`);
         break;
       }
       if (view.status === 'failed') throw new Error(`the import failed: ${view.result.error}`);

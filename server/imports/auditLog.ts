@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB, ImportStatus, JsonObject } from '../db/schema';
 
 /**
@@ -27,7 +27,8 @@ export async function setImportStatus(
 export async function auditImport(db: Kysely<DB>, accountId: string, importId: string, event: string, status: ImportStatus | null, details: JsonObject = {}): Promise<void> {
   await db
     .insertInto('audit_log')
-    .values({ account_id: accountId, entity_type: 'import', entity_id: importId, event, status, details: JSON.stringify(details) })
+    // The wall clock, not the transaction's start: an entry written inside the commit shows when it happened.
+    .values({ account_id: accountId, entity_type: 'import', entity_id: importId, event, status, details: JSON.stringify(details), created_at: sql<Date>`clock_timestamp()` })
     .execute();
 }
 
