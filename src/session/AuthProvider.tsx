@@ -9,6 +9,7 @@ import { useApi } from '../api/ApiContext';
 import { setUnauthorizedHandler } from '../api/client';
 import type { UnauthorizedEvent } from '../api/client';
 import { tokenStore } from '../api/tokenStore';
+import { storedCsvImport } from '../imports/csvImportApi';
 import { useInspection } from '../inspector/useInspection';
 import { createAuthServices } from './authServices';
 import { useCurrentPath } from './currentPath';
@@ -50,7 +51,11 @@ export function AuthProvider({ services, snapshot, children }: AuthProviderProps
         actions: {
           navigate: (_, { to }) => navigate(to),
           storeRedirect: (_, { path }) => (path === null ? clearRedirectAfterSignIn() : saveRedirectAfterSignIn(path)),
-          forgetStoredSession: () => tokenStore.clear(),
+          // Sign-out and a 401 clear the stored context (spec): the token and this browser's import in progress.
+          forgetStoredSession: () => {
+            tokenStore.clear();
+            storedCsvImport.clear();
+          },
         },
       }),
     [calls, navigate],

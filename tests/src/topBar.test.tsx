@@ -75,9 +75,10 @@ describe('top bar for a signed-in user', () => {
     expect(screen.getByRole('menuitem', { name: 'Sign out' })).toBeInTheDocument();
   });
 
-  it('signs out through the auth machine: DELETE /users/sign_out, the token forgotten, /sign_in', async () => {
+  it('signs out through the auth machine: DELETE /users/sign_out, the token and the stored import forgotten, /sign_in', async () => {
     const user = userEvent.setup();
     window.localStorage.setItem('subscope.token', 'jwt');
+    window.localStorage.setItem('subscope.csvImport.importId', 'impAbc');
     const api = defaultFakeApi();
     api.on('DELETE /users/sign_out', () => ({ status: 204 }));
     const { location } = renderWithProviders(<TopBar />, { user: fullAccessUser, api });
@@ -88,6 +89,7 @@ describe('top bar for a signed-in user', () => {
     await waitFor(() => expect(location.history?.at(-1)).toBe('/sign_in'));
     expect(api.requestsTo('DELETE /users/sign_out')[0]?.headers.get('Authorization')).toBe('Bearer jwt');
     expect(window.localStorage.getItem('subscope.token')).toBeNull();
+    expect(window.localStorage.getItem('subscope.csvImport.importId')).toBeNull();
     expect(screen.getByRole('link', { name: 'Sign in' })).toBeInTheDocument();
   });
 
