@@ -16,6 +16,7 @@ import { importsPlugin } from './imports/plugin';
 import type { JobQueue } from './jobs/queue';
 import { csvImportRoutes } from './routes/csvImports';
 import { segmentImportRoutes } from './routes/segmentImports';
+import { customerSegmentRoutes } from './routes/customerSegments';
 import { customerMetricsRoutes } from './routes/customerMetrics';
 import { devOutboxRoutes } from './routes/devOutbox';
 import { healthRoutes } from './routes/health';
@@ -111,6 +112,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(customerMetricsRoutes);
       await api.register(csvImportRoutes, { uploadLimitBytes: options.uploadLimitBytes });
       await api.register(segmentImportRoutes, { uploadLimitBytes: options.uploadLimitBytes });
+      await api.register(customerSegmentRoutes);
       if (!options.config.production) await api.register(devOutboxRoutes);
       if (options.config.testRoutes && !options.config.production) await api.register(testSupportRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

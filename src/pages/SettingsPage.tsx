@@ -9,6 +9,7 @@ import { PageHeader } from '../components/PageHeader';
 import { CsvImportDialog, CsvImportStatusBadge, useCsvImport } from '../imports/CsvImportDialog';
 import { useSession } from '../session/SessionContext';
 import { ApiTokenCard } from '../settings/ApiTokenCard';
+import { CustomAttributesCard } from '../settings/CustomAttributesCard';
 
 /** Settings: the API token and the account's users now; account, data sources, attributes and segmentation later. */
 export function SettingsPage() {
@@ -22,6 +23,7 @@ export function SettingsPage() {
             <CsvImportCard />
             <ApiTokenCard />
             <UsersCard />
+            <CustomAttributesCard />
           </SimpleGrid>
         ) : null}
         <Paper withBorder p={{ base: 'lg', sm: 32 }} style={{ borderStyle: 'dashed' }}>

@@ -54,6 +54,7 @@ export function defaultFakeApi(user: AuthUser | null = fullAccessUser): FakeApi 
   return createFakeApi({
     'GET /users/me': () => ({ status: 200, body: { user: apiUser(me, { api_token: FAKE_API_TOKEN }) } }),
     'GET /users': () => ({ status: 200, body: { items: [apiUser(me)] } }),
+    'GET /customer_segments': () => ({ status: 200, body: { items: [] } }),
   });
 }
 

@@ -89,6 +89,14 @@ describe(`attribute values import on ${testEngine}`, () => {
     expect(sameColumn.json().errors[0].detail).toBe(MAPPING_INCOMPLETE);
   });
 
+  it("lists the account's customer segments, and no other account's", async () => {
+    const mine = await app.inject({ method: 'GET', url: '/api/v11/customer_segments', headers: { authorization: owner.authorization } });
+    expect(mine.json()).toEqual({ items: [{ id: 'seg-plan', name: 'Plan', object_attribute_id: 'att-plan', value_source: 'parent_and_children', time_sensitive: true }] });
+    const stranger = await signUp(app);
+    const theirs = await app.inject({ method: 'GET', url: '/api/v11/customer_segments', headers: { authorization: stranger.authorization } });
+    expect(theirs.json()).toEqual({ items: [] });
+  });
+
   it("keeps another account's imports and segments out of reach", async () => {
     const { body } = await draft('cus-1,Pro\n');
     const stranger = await signUp(app);
