@@ -1,4 +1,4 @@
-import { Alert, Button, Code, Group, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Group, Stack } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { IconAlertTriangle, IconArrowRight, IconCircleCheck, IconUpload } from '@tabler/icons-react';
 import { Link } from 'wouter';
@@ -9,8 +9,8 @@ import {
   selectOutcome,
   selectSuccessMessage,
 } from '../../machines/importWizard/selectors';
-import type { ImportFailureRow } from '../../machines/importWizard/types';
 import { FailureAlert } from '../components/FailureAlert';
+import { ImportFailureTable } from './ImportFailureTable';
 import type { ImportWizardActorRef } from '../../machines/importWizard/importWizardMachine';
 
 const records = (count: number) => (count === 1 ? '1 record' : `${count} records`);
@@ -37,7 +37,7 @@ export function ImportWizardResult({ actor }: { actor: ImportWizardActorRef }) {
           <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} />} title="Import finished with errors">
             {records(counts.successCount)} imported, {rows(counts.failureCount)} could not be imported.
           </Alert>
-          <FailureTable failures={failureRows} total={counts.failureCount} />
+          <ImportFailureTable failures={failureRows} total={counts.failureCount} />
         </>
       ) : null}
 
@@ -62,41 +62,6 @@ export function ImportWizardResult({ actor }: { actor: ImportWizardActorRef }) {
           </Button>
         )}
       </Group>
-    </Stack>
-  );
-}
-
-/** The refused rows: row number, the row as read, and why. */
-function FailureTable({ failures, total }: { failures: readonly ImportFailureRow[]; total: number }) {
-  return (
-    <Stack gap="xs">
-      <Table.ScrollContainer minWidth={640}>
-        <Table withTableBorder verticalSpacing="sm" striped aria-label="Rows that could not be imported">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={120}>Row number</Table.Th>
-              <Table.Th>Row</Table.Th>
-              <Table.Th>Message</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {failures.map((failure) => (
-              <Table.Tr key={failure.rowNumber}>
-                <Table.Td>{failure.rowNumber}</Table.Td>
-                <Table.Td>
-                  <Code style={{ whiteSpace: 'pre' }}>{failure.row}</Code>
-                </Table.Td>
-                <Table.Td>{failure.message}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      {total > failures.length ? (
-        <Text size="sm" c="dimmed">
-          The first {failures.length} of {total} refused rows are listed.
-        </Text>
-      ) : null}
     </Stack>
   );
 }

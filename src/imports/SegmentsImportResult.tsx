@@ -1,4 +1,4 @@
-import { Alert, Button, Code, Group, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Group, Stack } from '@mantine/core';
 import { shallowEqual, useSelector } from '@xstate/react';
 import { IconAlertTriangle, IconArrowRight, IconCircleCheck, IconUpload } from '@tabler/icons-react';
 import { Link } from 'wouter';
@@ -10,8 +10,8 @@ import {
   selectOutcome,
   selectSuccessMessage,
 } from '../../machines/segmentsImport/selectors';
-import type { SegmentsImportFailureRow } from '../../machines/segmentsImport/types';
 import { FailureAlert } from '../components/FailureAlert';
+import { ImportFailureTable } from './ImportFailureTable';
 
 const values = (count: number) => (count === 1 ? '1 value' : `${count} values`);
 const rows = (count: number) => (count === 1 ? '1 row' : `${count} rows`);
@@ -37,7 +37,7 @@ export function SegmentsImportResult({ actor }: { actor: SegmentsImportActorRef 
           <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} />} title="Import finished with errors">
             {values(counts.successCount)} imported, {rows(counts.failureCount)} could not be imported.
           </Alert>
-          <FailureTable failures={failureRows} total={counts.failureCount} />
+          <ImportFailureTable failures={failureRows} total={counts.failureCount} />
         </>
       ) : null}
 
@@ -62,48 +62,6 @@ export function SegmentsImportResult({ actor }: { actor: SegmentsImportActorRef 
           </Button>
         )}
       </Group>
-    </Stack>
-  );
-}
-
-/** The refused rows: row number, the row as read, and why. */
-function FailureTable({ failures, total }: { failures: readonly SegmentsImportFailureRow[]; total: number }) {
-  if (failures.length === 0) {
-    return (
-      <Text size="sm" c="dimmed">
-        The server did not list the refused rows.
-      </Text>
-    );
-  }
-  return (
-    <Stack gap="xs">
-      <Table.ScrollContainer minWidth={640}>
-        <Table withTableBorder verticalSpacing="sm" striped aria-label="Rows that could not be imported">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={120}>Row number</Table.Th>
-              <Table.Th>Row</Table.Th>
-              <Table.Th>Message</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {failures.map((failure) => (
-              <Table.Tr key={failure.rowNumber}>
-                <Table.Td>{failure.rowNumber}</Table.Td>
-                <Table.Td>
-                  <Code style={{ whiteSpace: 'pre' }}>{failure.row}</Code>
-                </Table.Td>
-                <Table.Td>{failure.message}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      {total > failures.length ? (
-        <Text size="sm" c="dimmed">
-          The first {failures.length} of {total} refused rows are listed.
-        </Text>
-      ) : null}
     </Stack>
   );
 }
