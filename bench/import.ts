@@ -107,9 +107,11 @@ async function importEndToEnd(db: Database, file: string): Promise<number> {
       };
       if (view.status === 'done') {
         if (view.result.success_count !== ROWS) throw new Error(`imported ${view.result.success_count} of ${ROWS} rows`);
-        const audit = (view as unknown as { audit_log: { event: string; created_at: string }[] }).audit_log;
+        const audit = (view as unknown as { audit_log: { event: string; created_at: string; details: { ms?: Record<string, number> } }[] }).audit_log;
         const t0 = Date.parse(audit[0]?.created_at ?? '');
         log(`  steps (audit log, s from the upload): ${audit.map((e) => `${e.event} ${((Date.parse(e.created_at) - t0) / 1000).toFixed(2)}`).join(', ')}`);
+        const ms = audit.find((e) => e.event === 'committed')?.details.ms ?? {};
+        log(`  the job's steps (ms): ${Object.entries(ms).map(([step, took]) => `${step} ${took}`).join(', ')}`);
         break;
       }
       if (view.status === 'failed') throw new Error(`the import failed: ${view.result.error}`);
@@ -153,7 +155,7 @@ async function main(): Promise<void> {
       const r = row(k);
       return `acccopybench,pay${k},${r.customer},${r.start},${r.end},1,${r.cents},USD\n`;
     });
-    log(`wrote ${(bytes / 1e6).toFixed(1)} MB of CSV`);
+    log(`wrote ${(bytes / 1e6).toFixed(1)} MB of CSV; peak RSS so far ${rssMb()} MB`);
     const engines = args.engines.split(',').filter(Boolean);
     let oursMs: number | null = null;
     let copyMs: number | null = null;
@@ -163,7 +165,7 @@ async function main(): Promise<void> {
       try {
         await migrateToLatest(target.db.kysely);
         oursMs = await importEndToEnd(target.db, csv);
-        log(`postgresql: our import end to end ${seconds(oursMs)}`);
+        log(`postgresql: our import end to end ${seconds(oursMs)}; peak RSS so far ${rssMb()} MB`);
         copyMs = await plainCopy(target.url, copyFile);
         log(`postgresql: plain COPY of the same rows into payments ${seconds(copyMs)}`);
       } finally {

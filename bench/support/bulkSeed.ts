@@ -147,14 +147,8 @@ export function demoTables(business: DemoBusiness, ids: BulkSeedIds = BULK_SEED_
             to,
             from,
           ];
-          const recorded = utcMidnight(p.started_at);
-          if (p.correction) {
-            const corrected = `${p.correction.corrected_on}T12:00:00.000Z`;
-            yield version(1, p.correction.original_total_value, recorded, corrected);
-            yield version(2, p.total_value, corrected, null);
-          } else {
-            yield version(1, p.total_value, recorded, null);
-          }
+          // Earlier versions only: the current one is the payment row (docs/data-model.md).
+          if (p.correction) yield version(1, p.correction.original_total_value, utcMidnight(p.started_at), `${p.correction.corrected_on}T12:00:00.000Z`);
         }
       },
     },

@@ -1,7 +1,9 @@
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
-import { to as copyTo } from 'pg-copy-streams';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { lockDataDir } from './dataDirLock';
 import { PGliteDialect } from './pgliteDialect';
 import type { DB } from './schema';
@@ -31,8 +33,32 @@ export interface Database {
    * database's `kysely` (PGlite would send parameters as hex text, encoded a byte at a time).
    */
   insertBinaryRows(trx: Transaction<DB>, table: string, columns: readonly BinaryColumn[], rows: readonly BinaryValue[][]): Promise<void>;
+  /**
+   * Runs `work` on one connection of its own (PostgreSQL; PGlite has only one), with bulk
+   * operations that run on that connection, so they can take part in a transaction begun
+   * with the session's `kysely`. On PGlite they must be called inside such a transaction
+   * (it holds the engine's lock).
+   */
+  session<T>(work: (session: Session) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+export interface Session {
+  /** Queries on the session's connection. */
+  readonly kysely: Kysely<DB>;
+  /** `COPY table (columns) FROM` text-format rows: tab-separated, newline-ended, escaped (`copyText`). */
+  copyIn(table: string, columns: readonly string[], rows: string): Promise<void>;
+  /** As Database.readBytes, on the session's connection. */
+  readBytes(text: string, values: readonly (string | number)[]): Promise<Uint8Array[]>;
+}
+
+/** A value as a field of COPY's text format (null as \N). */
+export function copyText(value: string | number | boolean | null): string {
+  if (value === null) return '\\N';
+  if (typeof value !== 'string') return String(value);
+  return /[\\\t\n\r]/.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c] as string) : value;
+}
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 export type BinaryColumnType = 'text' | 'int4' | 'int8' | 'text[]' | 'bytea';
 export interface BinaryColumn {
@@ -203,6 +229,17 @@ async function openPGlite(dataDir: string | undefined): Promise<Database> {
       const blob = new Blob(binaryCopyOf(columns, rows) as BlobPart[]);
       await pglite.query(`copy ${table} (${columns.map((c) => c.name).join(', ')}) from '/dev/blob' with (format binary)`, [], { blob });
     },
+    session: (work) =>
+      work({
+        kysely,
+        copyIn: async (table, columns, rows) => {
+          await pglite.query(`copy ${table} (${columns.join(', ')}) from '/dev/blob'`, [], { blob: new Blob([rows]) });
+        },
+        readBytes: async (text, values) => {
+          const result = await pglite.query(`copy (${inline(text, values)}) to '/dev/blob' with (format binary)`);
+          return result.blob ? parseBinaryCopy(new Uint8Array(await result.blob.arrayBuffer())) : [];
+        },
+      }),
     close: async () => {
       if (closed) return;
       closed = true;
@@ -279,6 +316,33 @@ async function openPostgres(url: string, poolSize = 10): Promise<Database> {
           value instanceof Uint8Array ? sql`${Buffer.from(value.buffer, value.byteOffset, value.byteLength)}` : sql`${value}::${sql.raw(columns[k]?.type ?? 'text')}`,
         );
         await sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c.name)))}) values (${sql.join(values)})`.execute(trx);
+      }
+    },
+    session: async (work) => {
+      const client = await pool.connect();
+      // Kysely over this one client: its transactions run where the COPYs below run.
+      const one = { query: client.query.bind(client), release: () => {} } as unknown as pg.PoolClient;
+      const sessionKysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool: { connect: async () => one, end: async () => {} } as unknown as pg.Pool }) });
+      let broken = false;
+      try {
+        return await work({
+          kysely: sessionKysely,
+          copyIn: async (table, columns, rows) => {
+            await pipeline(Readable.from([rows]), client.query(copyFrom(`copy ${table} (${columns.join(', ')}) from stdin`)));
+          },
+          readBytes: async (text, values) => {
+            const chunks: Buffer[] = [];
+            for await (const chunk of client.query(copyTo(`copy (${inline(text, values)}) to stdout with (format binary)`))) chunks.push(chunk as Buffer);
+            return parseBinaryCopy(Buffer.concat(chunks));
+          },
+        });
+      } catch (error) {
+        // A connection left mid-COPY or mid-transaction is not given back to the pool.
+        broken = true;
+        throw error;
+      } finally {
+        await sessionKysely.destroy();
+        client.release(broken);
       }
     },
     close: async () => {

@@ -4,6 +4,7 @@ import * as auth from './migrations/0002_auth';
 import * as metricsRead from './migrations/0003_metrics_read';
 import * as snapshotStore from './migrations/0004_snapshot_store';
 import * as imports from './migrations/0005_imports';
+import * as importFiles from './migrations/0006_import_files';
 import type { DB } from './schema';
 
 /**
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0003_metrics_read': metricsRead,
   '0004_snapshot_store': snapshotStore,
   '0005_imports': imports,
+  '0006_import_files': importFiles,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -308,27 +308,18 @@ export interface ImportsTable {
   finished_at: NullableTimestamp;
   /** What the reader detected: ',', ';' or a tab. */
   delimiter: string | null;
+  /** What the upload's read of the file learned (server/imports/upload.ts FileFacts). */
+  file_facts: NullableJson<JsonValue>;
   /** What the reader detected: 'utf-8', 'utf-16le', 'windows-1250', ... */
   encoding: string | null;
 }
 
-/** A valid, parsed row of a subscription import, waiting for the commit (server/imports/commit.ts). */
-export interface ImportPaymentRowsTable {
+/** An uploaded subscription file, in chunks (migration 0006). */
+export interface ImportFilesTable {
   account_id: string;
   import_id: string;
-  row_number: number;
-  payment_id: string;
-  customer_id: string;
-  customer_name: string | null;
-  started_at: DateString;
-  ended_at: DateString;
-  duration_in_months: number;
-  total_value: number;
-  currency: string;
-  invoice_number: string | null;
-  product_key: string;
-  item_type: ItemType;
-  quantity: number;
+  chunk: number;
+  bytes: Uint8Array;
 }
 
 export interface ImportRowsTable {
@@ -703,7 +694,7 @@ export interface DB {
   deals: DealsTable;
   distillers: DistillersTable;
   exchange_rates: ExchangeRatesTable;
-  import_payment_rows: ImportPaymentRowsTable;
+  import_files: ImportFilesTable;
   import_rows: ImportRowsTable;
   imports: ImportsTable;
   integrations: IntegrationsTable;

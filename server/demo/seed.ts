@@ -251,16 +251,12 @@ export async function seedDemoAccount(db: Kysely<DB>, options: SeedDemoOptions):
       validFrom: string;
       validTo: string | null;
     }
+    // Earlier versions only: the current one is the payment row (docs/data-model.md).
     const versions: VersionRow[] = [];
     for (const payment of business.payments) {
-      const recorded = utcMidnight(payment.started_at);
-      if (payment.correction) {
-        const corrected = `${payment.correction.corrected_on}T12:00:00.000Z`;
-        versions.push({ payment, version: 1, totalValue: payment.correction.original_total_value, validFrom: recorded, validTo: corrected });
-        versions.push({ payment, version: 2, totalValue: payment.total_value, validFrom: corrected, validTo: null });
-      } else {
-        versions.push({ payment, version: 1, totalValue: payment.total_value, validFrom: recorded, validTo: null });
-      }
+      if (!payment.correction) continue;
+      const corrected = `${payment.correction.corrected_on}T12:00:00.000Z`;
+      versions.push({ payment, version: 1, totalValue: payment.correction.original_total_value, validFrom: utcMidnight(payment.started_at), validTo: corrected });
     }
     const itemsJson = new Map<readonly PaymentVersionItem[], string>();
     detailRows += await bulkInsert(trx, 'payment_versions', versions, [

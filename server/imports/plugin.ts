@@ -78,7 +78,7 @@ export function importJobHandler(db: Database, log: { error: (message: string) =
         const found = await db.kysely.selectFrom('imports').select('kind').where('account_id', '=', accountId).where('id', '=', importId).executeTakeFirst();
         const onCommitted = (id: string) => db.notify(METRICS_INVALIDATE_CHANNEL, id);
         if (found?.kind === 'segments') await runSegmentImport(db.kysely, accountId, importId, { onCommitted });
-        else await runSubscriptionImport(db.kysely, accountId, importId, { onCommitted });
+        else await runSubscriptionImport(db, accountId, importId, { onCommitted });
       });
     } catch (error) {
       log.error(`import ${importId} failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -139,6 +139,7 @@ async function failInterruptedUploads(database: Database): Promise<void> {
   for (const row of rows) {
     await whileLocked(database, row.id, async () => {
       await db.deleteFrom('import_rows').where('account_id', '=', row.account_id).where('import_id', '=', row.id).execute();
+      await db.deleteFrom('import_files').where('account_id', '=', row.account_id).where('import_id', '=', row.id).execute();
       await markFailed(db, row.account_id, row.id, new Error('The upload was interrupted'));
     });
   }

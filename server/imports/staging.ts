@@ -1,12 +1,18 @@
 import { sql, type Kysely } from 'kysely';
+import { CSV_IMPORT_COLUMN_ORDER } from '../../models/constants';
+import type { Database, Session } from '../db/database';
 import type { DB } from '../db/schema';
 import type { CsvEncoding } from './csv/decode';
 import { csvRows, type CsvDelimiter, type CsvFormat, type CsvRow } from './csv/rows';
+import { slashOrderEvidence, type DateOrder } from './csv/values';
 
 /**
- * Streams an uploaded CSV file into `import_rows`, a batch at a time: the file is never held
- * whole (a 200 MB file costs one batch of rows in memory), and the rows wait there, cells as
- * read, for the mapping (import page) and the job that validates and commits them.
+ * Where an upload waits for its job, read once as it arrives (never held whole):
+ * - a subscription file is kept as received, in chunks (`import_files`), while it is read for
+ *   its preview, its row count and the facts the job needs (`storeCsvFile`); the job reads it
+ *   again, once, and commits it;
+ * - an attribute values file is staged row by row into `import_rows`, cells as read
+ *   (`stageCsv`): its job is set-based SQL over those rows.
  */
 
 /** Rows per INSERT. */
@@ -29,7 +35,7 @@ export interface StagedFile {
 }
 
 /** A text[] literal of `cells` (PostgreSQL array syntax, every element quoted). */
-function arrayLiteral(cells: readonly string[]): string {
+export function arrayLiteral(cells: readonly string[]): string {
   return `{${cells.map((cell) => `"${cell.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
 }
 
@@ -84,5 +90,99 @@ export async function* stagedRows(db: Kysely<DB>, accountId: string, importId: s
     if (page.length === 0) return;
     yield page;
     after = (page.at(-1) as { row_number: number }).row_number;
+  }
+}
+
+/** Bytes per stored chunk of a subscription file. */
+const FILE_CHUNK_BYTES = 8 * 1024 * 1024;
+/** Rows too short for the dialog's columns kept to list (all are counted). */
+export const LISTED_SHORT_ROWS = 1_000;
+
+/** What the upload's read of a subscription file learned (imports.file_facts). */
+export interface FileFacts {
+  /** Per column index, the day-month orders its slash dates prove (a date like 31/01 proves 'dmy'). */
+  slash_orders: Record<string, DateOrder[]>;
+  /** Rows with fewer cells than the dialog's four columns (the first LISTED_SHORT_ROWS). */
+  short_rows: { row_number: number; cells: string[] }[];
+  short_row_count: number;
+}
+
+export interface StoredFile extends StagedFile {
+  facts: FileFacts;
+}
+
+/**
+ * Keeps an uploaded subscription file in `import_files` while reading it for the preview,
+ * the counts and its FileFacts. A chunk at a time in memory.
+ */
+export async function storeCsvFile(database: Database, accountId: string, importId: string, source: AsyncIterable<Uint8Array>): Promise<StoredFile> {
+  const db = database.kysely;
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  let chunk = 0;
+  let bytes = 0;
+  const flush = async () => {
+    if (pendingBytes === 0) return;
+    const joined = Buffer.concat(pending);
+    pending = [];
+    pendingBytes = 0;
+    const number = chunk++;
+    await db.transaction().execute((trx) =>
+      database.insertBinaryRows(
+        trx,
+        'import_files',
+        [
+          { name: 'account_id', type: 'text' },
+          { name: 'import_id', type: 'text' },
+          { name: 'chunk', type: 'int4' },
+          { name: 'bytes', type: 'bytea' },
+        ],
+        [[accountId, importId, number, joined]],
+      ),
+    );
+  };
+  async function* kept(): AsyncGenerator<Uint8Array> {
+    for await (const part of source) {
+      bytes += part.byteLength;
+      pending.push(part);
+      pendingBytes += part.byteLength;
+      yield part;
+      if (pendingBytes >= FILE_CHUNK_BYTES) await flush();
+    }
+  }
+  const preview: CsvRow[] = [];
+  const orders = new Map<number, Set<DateOrder>>();
+  const facts: FileFacts = { slash_orders: {}, short_rows: [], short_row_count: 0 };
+  let rows = 0;
+  let widest = 0;
+  let format: CsvFormat = { encoding: 'utf-8', delimiter: ',' };
+  const columns = CSV_IMPORT_COLUMN_ORDER.length;
+  for await (const row of csvRows(kept(), { onFormat: (detected) => (format = detected) })) {
+    rows++;
+    const cells = row.cells;
+    if (cells.length > widest) widest = cells.length;
+    if (preview.length < PREVIEW_ROWS) preview.push(row);
+    if (cells.length < columns && facts.short_row_count++ < LISTED_SHORT_ROWS) facts.short_rows.push({ row_number: row.number, cells });
+    for (let k = 0; k < cells.length; k++) {
+      const cell = cells[k] as string;
+      if (!cell.includes('/')) continue;
+      const order = slashOrderEvidence(cell.trim());
+      if (!order) continue;
+      let seen = orders.get(k);
+      if (!seen) orders.set(k, (seen = new Set()));
+      seen.add(order);
+    }
+  }
+  await flush();
+  for (const [column, seen] of orders) facts.slash_orders[column] = [...seen].sort();
+  return { rows, bytes, preview, widest, ...format, facts };
+}
+
+/** The chunks of a stored file, in order, on the session's connection (a job's transaction). */
+export async function* storedFile(session: Session, accountId: string, importId: string): AsyncGenerator<Uint8Array> {
+  for (let chunk = 0; ; chunk++) {
+    const [bytes] = await session.readBytes('select bytes from import_files where account_id = $1 and import_id = $2 and chunk = $3', [accountId, importId, chunk]);
+    if (!bytes) return;
+    yield bytes;
   }
 }

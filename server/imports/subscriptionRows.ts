@@ -92,26 +92,31 @@ export function readSubscriptionRow(cells: readonly string[], mapping: FieldMapp
   }
 }
 
+// Module functions, not closures made per row (a million rows would make a million of each).
+
+/** The mapped cell of `field`, trimmed; null when the field is not mapped. */
+function cellOf(cells: readonly string[], mapping: FieldMapping, field: SubscriptionCsvField): string | null {
+  const index = mapping[field];
+  if (index === undefined) return null;
+  return (cells[index] ?? '').trim();
+}
+
+function requiredOf(cells: readonly string[], mapping: FieldMapping, field: SubscriptionCsvField): string {
+  const value = cellOf(cells, mapping, field);
+  if (value === null || value === '') fail(`${FIELD_LABELS[field]} is empty`);
+  return value as string;
+}
+
 function read(cells: readonly string[], mapping: FieldMapping, context: RowContext): ParsedPaymentRow {
-  const cell = (field: SubscriptionCsvField): string | null => {
-    const index = mapping[field];
-    if (index === undefined) return null;
-    return (cells[index] ?? '').trim();
-  };
-  const required = (field: SubscriptionCsvField): string => {
-    const value = cell(field);
-    if (value === null || value === '') fail(`${FIELD_LABELS[field]} is empty`);
-    return value as string;
-  };
 
-  const customerId = key('customer_id', required('customer_id'));
-  const invoice = cell('invoice_number');
+  const customerId = key('customer_id', requiredOf(cells, mapping, 'customer_id'));
+  const invoice = cellOf(cells, mapping, 'invoice_number');
   const invoiceNumber = invoice ? key('invoice_number', invoice) : null;
-  const startedAt = date('started_at', required('started_at'), context);
+  const startedAt = date('started_at', requiredOf(cells, mapping, 'started_at'), context);
 
-  const endedText = cell('ended_at');
+  const endedText = cellOf(cells, mapping, 'ended_at');
   const endedAt = endedText ? date('ended_at', endedText, context) : null;
-  const monthsText = cell('months');
+  const monthsText = cellOf(cells, mapping, 'months');
   let months: number;
   if (monthsText !== null && monthsText !== '') {
     const parsed = parseInteger(monthsText);
@@ -131,12 +136,12 @@ function read(cells: readonly string[], mapping: FieldMapping, context: RowConte
     months = between as number;
   }
 
-  const currencyText = cell('currency');
+  const currencyText = cellOf(cells, mapping, 'currency');
   const currency = currencyText ? currencyText.toUpperCase() : context.accountCurrency;
   const digits = context.currencyDigits.get(currency);
   if (digits === undefined) fail(`${FIELD_LABELS.currency} '${currencyText}' is not an ISO 4217 currency code`);
 
-  const amountText = required('monthly_amount');
+  const amountText = requiredOf(cells, mapping, 'monthly_amount');
   const amount = parseMoney(amountText, digits as number);
   if (!amount.ok) fail(`${FIELD_LABELS.monthly_amount} '${amountText}' ${amount.reason}`);
   const monthly = (amount as { minor: number }).minor;
@@ -144,7 +149,7 @@ function read(cells: readonly string[], mapping: FieldMapping, context: RowConte
   const totalValue = monthly * months;
   if (!Number.isSafeInteger(totalValue)) fail(`${FIELD_LABELS.monthly_amount} '${amountText}' is too large`);
 
-  const typeText = cell('revenue_type');
+  const typeText = cellOf(cells, mapping, 'revenue_type');
   let itemType: ItemType = 'recurring';
   if (typeText) {
     const known = ITEM_TYPE_NAMES[typeText.toLowerCase()];
@@ -152,7 +157,7 @@ function read(cells: readonly string[], mapping: FieldMapping, context: RowConte
     itemType = known as ItemType;
   }
 
-  const unitsText = cell('units');
+  const unitsText = cellOf(cells, mapping, 'units');
   let quantity = 1;
   if (unitsText) {
     const parsed = parseInteger(unitsText);
@@ -161,9 +166,9 @@ function read(cells: readonly string[], mapping: FieldMapping, context: RowConte
     if (quantity < 0) fail(`${FIELD_LABELS.units} '${unitsText}' is negative`);
   }
 
-  const productText = cell('product');
+  const productText = cellOf(cells, mapping, 'product');
   const productKey = productText ? key('product', productText) : DEFAULT_PRODUCT;
-  const nameText = cell('customer_name');
+  const nameText = cellOf(cells, mapping, 'customer_name');
   const customerName = nameText ? nameText.slice(0, 500) : null;
 
   return {

@@ -8,7 +8,7 @@ import { ApiError } from '../http/errors';
 import { auditImport } from './auditLog';
 import { CsvFormatError, CsvRowTooLargeError } from './csv/rows';
 import { whileImportLocked } from './plugin';
-import { stageCsv, type StagedFile } from './staging';
+import { stageCsv, storeCsvFile, type FileFacts, type StagedFile } from './staging';
 import { markFailed } from './subscriptionImport';
 
 /** The message of a file over the upload limit (200 MB unless the app was built with another). */
@@ -22,6 +22,8 @@ export interface ReceivedUpload {
   staged: StagedFile;
   /** The form's text fields. */
   fields: Record<string, string>;
+  /** A subscription file's facts (it is kept whole in import_files; other kinds are staged row by row). */
+  facts: FileFacts | null;
 }
 
 /**
@@ -42,6 +44,7 @@ export async function receiveCsvUpload(
   const importId = newId('imp');
   const fields: Record<string, string> = {};
   let staged: StagedFile | undefined;
+  let facts: FileFacts | null = null;
   let created = false;
   try {
     // The liveness lock: a restart can tell this upload from one a killed process left.
@@ -62,7 +65,13 @@ export async function receiveCsvUpload(
           .execute();
         created = true;
         await auditImport(db, accountId, importId, 'upload started', 'uploaded', { file_name: part.filename });
-        staged = await stageCsv(db, accountId, importId, part.file);
+        if (kind === 'subscriptions') {
+          const stored = await storeCsvFile(database, accountId, importId, part.file);
+          facts = stored.facts;
+          staged = stored;
+        } else {
+          staged = await stageCsv(db, accountId, importId, part.file);
+        }
         if (part.file.truncated) throw ApiError.of(413, fileTooLarge(uploadLimit), `/body/${part.fieldname}`);
       }
     });
@@ -77,14 +86,17 @@ export async function receiveCsvUpload(
     throw error;
   }
   const { delimiter, encoding } = staged;
-  await db.updateTable('imports').set({ total_rows: staged.rows, byte_size: staged.bytes, delimiter, encoding }).where('account_id', '=', accountId).where('id', '=', importId).execute();
+  await db
+    .updateTable('imports')
+    .set({ total_rows: staged.rows, byte_size: staged.bytes, delimiter, encoding, file_facts: facts ? JSON.stringify(facts) : null }).where('account_id', '=', accountId).where('id', '=', importId).execute();
   await auditImport(db, accountId, importId, 'uploaded', 'uploaded', { rows: staged.rows, bytes: staged.bytes, delimiter, encoding });
-  return { importId, staged, fields };
+  return { importId, staged, fields, facts };
 }
 
-/** An upload that will not be imported: its staged rows go, the import is marked failed with the reason. */
+/** An upload that will not be imported: its staged rows or file go, the import is marked failed with the reason. */
 export async function discard(db: Kysely<DB>, accountId: string, importId: string, error: unknown): Promise<void> {
   await db.deleteFrom('import_rows').where('account_id', '=', accountId).where('import_id', '=', importId).execute();
+  await db.deleteFrom('import_files').where('account_id', '=', accountId).where('import_id', '=', importId).execute();
   const reason = error instanceof Error ? error.message : String(error);
   await markFailed(db, accountId, importId, new Error(reason));
 }

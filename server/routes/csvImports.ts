@@ -13,6 +13,7 @@ import type { DB } from '../db/schema';
 import { ApiError, errorBody } from '../http/errors';
 import { importAuditLog, setImportStatus } from '../imports/auditLog';
 import type { StoredMapping } from '../imports/subscriptionImport';
+import type { FileFacts } from '../imports/staging';
 import { discard, receiveCsvUpload } from '../imports/upload';
 import { FIELD_LABELS, looksLikeHeader } from '../imports/subscriptionRows';
 
@@ -27,8 +28,6 @@ export { EMPTY_FILE, fileTooLarge, NO_FILE, ONLY_CSV } from '../imports/upload';
 export const IMPORT_NOT_FOUND = 'Import not found';
 export const MAPPING_INCOMPLETE = `Subscription import requires mapping of ${SUBSCRIPTION_CSV_REQUIRED_FIELDS.join(', ')}`;
 export const NOT_IN_PREVIEW = 'This import is not waiting for its mapping';
-/** Rows of a 400 answer's validation failures (all are counted in the message). */
-const LISTED_VALIDATION_FAILURES = 1_000;
 
 const FailureSchema = Type.Object({
   row_number: Type.Integer({ description: 'Row of the file (1 = its first line)' }),
@@ -101,18 +100,10 @@ async function findImport(db: Kysely<DB>, accountId: string, id: string) {
   return found;
 }
 
-/** Rows of the staged file with fewer cells than the columns mapped: the file is not the table it should be. */
-async function shortRows(db: Kysely<DB>, accountId: string, importId: string, columns: number, delimiter: string) {
-  const rows = await db
-    .selectFrom('import_rows')
-    .select(['row_number', 'cells'])
-    .where('account_id', '=', accountId)
-    .where('import_id', '=', importId)
-    .where((eb) => eb(eb.fn('cardinality', ['cells']), '<', columns))
-    .orderBy('row_number')
-    .limit(LISTED_VALIDATION_FAILURES)
-    .execute();
-  return rows.map((row) => ({
+/** Rows of the file with fewer cells than the dialog's columns: the file is not the table it should be. */
+function shortRows(facts: FileFacts, delimiter: string) {
+  const columns = CSV_IMPORT_COLUMN_ORDER.length;
+  return facts.short_rows.map((row) => ({
     row_number: row.row_number,
     row: row.cells.join(delimiter),
     message: `Row ${row.row_number} has ${row.cells.length} column(s); ${columns} are expected (${CSV_IMPORT_COLUMN_ORDER.map((f) => FIELD_LABELS[f]).join(', ')})`,
@@ -171,7 +162,7 @@ export const csvImportRoutes: FastifyPluginAsyncTypebox<CsvImportRoutesOptions> 
     async (request, reply) => {
       const { accountId, userId } = authOf(request);
       const db = app.db.kysely;
-      const { importId, staged, fields: formFields } = await receiveCsvUpload(app.db, request, { accountId, userId, kind: 'subscriptions', fileFields: ['paying_customers', 'csv', 'file'], uploadLimit });
+      const { importId, staged, fields: formFields, facts } = await receiveCsvUpload(app.db, request, { accountId, userId, kind: 'subscriptions', fileFields: ['paying_customers', 'csv', 'file'], uploadLimit });
       const columnOrder = formFields.column_order;
       const { delimiter, encoding } = staged;
 
@@ -194,7 +185,7 @@ export const csvImportRoutes: FastifyPluginAsyncTypebox<CsvImportRoutesOptions> 
         await discard(db, accountId, importId, new Error('unknown column_order'));
         throw ApiError.of(422, `column_order must be ${CSV_IMPORT_COLUMN_ORDER.join(',')}`, '/body/column_order');
       }
-      const failures = await shortRows(db, accountId, importId, order.length, delimiter);
+      const failures = facts ? shortRows(facts, delimiter) : [];
       if (failures.length > 0) {
         await db
           .updateTable('imports')
@@ -202,9 +193,9 @@ export const csvImportRoutes: FastifyPluginAsyncTypebox<CsvImportRoutesOptions> 
           .where('account_id', '=', accountId)
           .where('id', '=', importId)
           .execute();
-        await discard(db, accountId, importId, new Error(`${failures.length} row(s) do not have the columns ${order.join(', ')}`));
+        await discard(db, accountId, importId, new Error(`${facts?.short_row_count ?? failures.length} row(s) do not have the columns ${order.join(', ')}`));
         return reply.code(400).send({
-          ...(errorBody(400, [{ detail: `${failures.length} row(s) of the file cannot be imported`, source: { pointer: '/body/paying_customers' }, code: 'validation_failed' }]) as Static<typeof ErrorSchema>),
+          ...(errorBody(400, [{ detail: `${facts?.short_row_count ?? failures.length} row(s) of the file cannot be imported`, source: { pointer: '/body/paying_customers' }, code: 'validation_failed' }]) as Static<typeof ErrorSchema>),
           validation_failures: failures,
         } as Static<typeof ValidationFailedSchema>);
       }

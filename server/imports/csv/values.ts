@@ -59,6 +59,13 @@ const SIGN = /^[-+\u2212] ?/;
  */
 export function parseMoney(text: string, minorDigits: number): MoneyResult {
   if (!Number.isInteger(minorDigits) || minorDigits < 0 || minorDigits > 8) throw new RangeError(`minorDigits must be 0 to 8, got ${minorDigits}`);
+  // The common case, read directly: plain digits, perhaps a '.' and one or two decimals (never
+  // three: '1.234' is thousands, below).
+  const plain = PLAIN_MONEY.exec(text);
+  if (plain && (plain[2] === undefined || plain[2].length <= minorDigits)) {
+    const fraction = (plain[2] ?? '').padEnd(minorDigits, '0');
+    return { ok: true, minor: Number((plain[1] as string) + fraction) };
+  }
   const cleaned = normalizeSpaces(text);
   if (cleaned === '') return failure('is empty');
   const signed = stripAffixes(cleaned);
@@ -73,6 +80,9 @@ export function parseMoney(text: string, minorDigits: number): MoneyResult {
   const minor = Number(digits);
   return { ok: true, minor: signed.negative && minor !== 0 ? -minor : minor };
 }
+
+/** Up to 13 digits (so with 8 decimals still below 2^53), then '.' and one or two digits. */
+const PLAIN_MONEY = /^(\d{1,13})(?:\.(\d{1,2}))?$/;
 
 function tooManyDecimals(minorDigits: number): string {
   if (minorDigits === 0) return 'has decimals, but the currency has none';
@@ -168,6 +178,9 @@ const MAX_YEAR = 2999;
  * it is refused as ambiguous rather than guessed. Only real calendar days of 1900-2999.
  */
 export function parseDate(text: string, slashOrder: DateOrder | null): DateResult {
+  // The common case first: an ISO date as it is.
+  const iso = ISO_DATE.exec(text);
+  if (iso) return calendarDate(iso[1], iso[2], iso[3]);
   const value = normalizeSpaces(text);
   if (value === '') return failure('is empty');
 
@@ -204,12 +217,16 @@ function orderOf(a: number, b: number): DateOrder | null {
   return null;
 }
 
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));
+
 function calendarDate(yearText: string | undefined, monthText: string | undefined, dayText: string | undefined): DateResult {
-  const [year, month, day] = [Number(yearText), Number(monthText), Number(dayText)];
+  const year = Number(yearText);
+  const month = Number(monthText);
+  const day = Number(dayText);
   if (year < MIN_YEAR || year > MAX_YEAR) return failure(`has a year outside ${MIN_YEAR}-${MAX_YEAR}`);
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return failure('is not a date');
-  const pad = (n: number): string => String(n).padStart(2, '0');
-  return { ok: true, iso: `${year}-${pad(month)}-${pad(day)}` };
+  return { ok: true, iso: `${year}-${pad2(month)}-${pad2(day)}` };
 }
 
 function daysInMonth(year: number, month: number): number {

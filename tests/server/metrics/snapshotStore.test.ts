@@ -92,6 +92,14 @@ describe(`the stored snapshot copy on ${testEngine}`, () => {
       await db.executeSql(`insert into deals (account_id, id, name, currency, stage) values ($1, 'deal-1', 'Deal', 'USD', 'won')`, [mine.accountId]);
     } else if (table === 'account_exchange_rates') {
       await db.executeSql(`insert into account_exchange_rates (account_id, since, iso, rate) values ($1, '2024-01-01', 'EUR', 0.9)`, [mine.accountId]);
+    } else if (table === 'payment_versions') {
+      // An earlier version of one payment (a small demo may have no corrections).
+      await db.executeSql(
+        `insert into payment_versions (account_id, payment_id, version, customer_id, started_at, ended_at, duration_in_months, total_value, currency, valid_from, valid_to)
+         select account_id, id, 1, customer_id, started_at, ended_at, duration_in_months, total_value, currency, now() - interval '1 day', now()
+           from payments where account_id = $1 and version = 1 limit 1`,
+        [mine.accountId],
+      );
     } else {
       throw new Error(`the demo account has no ${table} rows: give the test a row to insert`);
     }
