@@ -97,6 +97,12 @@ describe(`subscription CSV import on ${testEngine}`, () => {
         { id: 'cus-1', name: 'cus-1' },
         { id: 'cus-2', name: 'cus-2' },
       ]);
+      // The four columns name no product: no item rows (the engine reads one recurring item without a product).
+      const items = await harness.db.kysely.selectFrom('payment_items').select('payment_id').where('account_id', '=', who.user.account_id).execute();
+      expect(items).toEqual([]);
+      // The file, kept as uploaded until the commit, is gone with it.
+      const stored = await harness.db.kysely.selectFrom('import_files').select('chunk').where('account_id', '=', who.user.account_id).execute();
+      expect(stored).toEqual([]);
       // Every status change is in the audit log, in order, with its time.
       expect(view.audit_log.map((e) => e.event)).toEqual(['upload started', 'uploaded', 'queued', 'validation started', 'validation finished', 'commit started', 'committed']);
       expect(view.audit_log.every((e) => !Number.isNaN(Date.parse(e.created_at)))).toBe(true);
@@ -216,6 +222,9 @@ describe(`subscription CSV import on ${testEngine}`, () => {
       expect(body).toMatchObject({ status: 'preview', total_rows: 3, columns: 12, delimiter: ',', encoding: 'utf-8' });
       expect((body.preview_rows as string[][])[0]?.[0]).toBe('Customer');
       const id = String(body.import_id);
+      // Waiting for its mapping, the file is kept as uploaded.
+      const kept = await harness.db.kysely.selectFrom('import_files').select('bytes').where('account_id', '=', who.user.account_id).where('import_id', '=', id).execute();
+      expect(new TextDecoder().decode(kept[0]?.bytes)).toBe([header, ...rows].join('\n'));
 
       const incomplete = await app.inject({ method: 'POST', url: `/api/v11/subscriptions/csv_import/${id}/finalize`, headers: { authorization: who.authorization }, payload: { skip_headers: true, customer_id: 0 } });
       expect(incomplete.statusCode).toBe(422);
