@@ -4,14 +4,16 @@ import type { DB } from '../db/schema';
 import { auditImport, setImportStatus } from './auditLog';
 import { csvRows } from './csv/rows';
 import type { DateOrder } from './csv/values';
+import { PaymentIdSet } from './paymentIdSet';
 import { arrayLiteral, storedFile, type FileFacts } from './staging';
 import { readSubscriptionRow, type FieldMapping, type ParsedPaymentRow, type RowContext } from './subscriptionRows';
 
 /**
  * The job of a subscription import, ONE transaction: read the uploaded file (kept whole in
- * `import_files`) once, validate each row with the import's mapping, COPY the valid ones into
- * a temporary table as they are read, write them set-based into the account's customers,
- * payments and items, and mark the import done. An import is either fully in the account's
+ * `import_files`) once, validate each row with the import's mapping, and write the valid ones
+ * a batch at a time as they are read (missing customers and products; new payments and their
+ * items by COPY; rows whose payment exists into a temporary table, checked set-based for
+ * changes at the end), then mark the import done. An import is either fully in the account's
  * data (and `done`) or not at all, whatever happens to the process; a rerun (a retried job, a
  * restart after a crash) starts over from the file and finds the import done if the commit
  * had happened.
@@ -116,7 +118,6 @@ interface ImportRun {
 }
 
 const STAGE_COLUMNS = [
-  'row_number',
   'payment_id',
   'customer_id',
   'customer_name',
@@ -132,10 +133,10 @@ const STAGE_COLUMNS = [
 ] as const;
 const FAILURE_COLUMNS = ['account_id', 'import_id', 'row_number', 'cells', 'error'] as const;
 
-/** A valid row as a line of COPY text for import_stage (no item: the mapping names no product, type or units). */
-function stageLine(number: number, row: ParsedPaymentRow, withItem: boolean): string {
+/** A row whose payment exists as a line of COPY text for import_stage (no item: the mapping names no product, type or units). */
+function stageLine(row: ParsedPaymentRow, withItem: boolean): string {
   return (
-    `${number}\t${copyText(row.paymentId)}\t${copyText(row.customerId)}\t${copyText(row.customerName)}\t${row.startedAt}\t${row.endedAt}\t${row.months}\t${row.totalValue}\t${row.currency}\t` +
+    `${copyText(row.paymentId)}\t${copyText(row.customerId)}\t${copyText(row.customerName)}\t${row.startedAt}\t${row.endedAt}\t${row.months}\t${row.totalValue}\t${row.currency}\t` +
     `${copyText(row.invoiceNumber)}\t${withItem ? `${copyText(row.productKey)}\t${row.itemType}\t${row.quantity}` : '\\N\t\\N\t\\N'}\n`
   );
 }
@@ -150,31 +151,43 @@ async function importFile(run: ImportRun, session: Session, trx: Transaction<DB>
   await sql`select pg_advisory_xact_lock(${COMMIT_LOCK_CLASS}, hashtext(${importId}))`.execute(trx);
   const current = await trx.selectFrom('imports').select('status').where('account_id', '=', accountId).where('id', '=', importId).executeTakeFirst();
   if (!current || (current.status !== 'in_progress' && current.status !== 'finalizing')) return null;
-  // Room for the grouping below to hash a million keys in memory.
-  await sql`set local work_mem = '256MB'`.execute(trx);
   await sql`create temporary table import_stage (
-              row_number integer not null, payment_id text not null, customer_id text not null, customer_name text,
+              payment_id text not null, customer_id text not null, customer_name text,
               started_at date not null, ended_at date not null, duration_in_months integer not null, total_value bigint not null,
               currency text not null, invoice_number text, product_key text, item_type text, quantity integer
             ) on commit drop`.execute(trx);
 
   const steps = new Steps();
-  // Read, validate and COPY: the next batch is parsed while the server stores the previous one.
+  // Read and validate; each batch of valid rows is written while the next one is read.
   const withItem = mapping.product !== undefined || mapping.revenue_type !== undefined || mapping.units !== undefined;
+  const ids = new PaymentIdSet();
+  const known = new KnownKeys();
   let inFlight: Promise<void> | null = null;
-  const send = async (table: string, columns: readonly string[], lines: string[]) => {
-    if (lines.length === 0) return;
+  const later = async (work: () => Promise<void>) => {
     if (inFlight) await inFlight;
-    const copy = session.copyIn(table, columns, lines.join(''));
-    copy.catch(() => {});
-    inFlight = copy;
+    const writing = work();
+    writing.catch(() => {});
+    inFlight = writing;
   };
-  let valid: string[] = [];
+  let batch: ParsedPaymentRow[] = [];
   let failures: string[] = [];
   let validCount = 0;
   let failedCount = 0;
+  let created = 0;
   let seen = 0;
   let first = true;
+  const failure = (number: number, cells: readonly string[], message: string) =>
+    `${copyText(accountId)}\t${copyText(importId)}\t${number}\t${copyText(arrayLiteral(cells))}\t${copyText(message)}\n`;
+  const writeRows = async () => {
+    const rows = batch;
+    batch = [];
+    if (rows.length > 0) await later(async () => void (created += await writeBatch(session, trx, run, rows, withItem, known)));
+  };
+  const writeFailures = async () => {
+    const lines = failures;
+    failures = [];
+    if (lines.length > 0) await later(() => session.copyIn('import_rows', FAILURE_COLUMNS, lines.join('')));
+  };
   for await (const row of csvRows(storedFile(session, accountId, importId))) {
     seen++;
     if (first) {
@@ -182,48 +195,46 @@ async function importFile(run: ImportRun, session: Session, trx: Transaction<DB>
       if (run.skipHeaders) continue;
     }
     const outcome = readSubscriptionRow(row.cells, mapping, context);
-    if (outcome.ok) {
-      valid.push(stageLine(row.number, outcome.row, withItem));
-      validCount++;
-    } else {
-      failures.push(`${copyText(accountId)}\t${copyText(importId)}\t${row.number}\t${copyText(arrayLiteral(row.cells))}\t${copyText(outcome.message)}\n`);
+    if (!outcome.ok) {
+      failures.push(failure(row.number, row.cells, outcome.message));
       failedCount++;
+    } else {
+      // Rows of one file that name the same payment: the first one counts, the others are reported.
+      const firstRow = ids.add(outcome.row.paymentId, row.number);
+      if (firstRow === null) {
+        batch.push(outcome.row);
+        validCount++;
+      } else {
+        failures.push(failure(row.number, row.cells, `Same customer, invoice number and start date as row ${firstRow}`));
+        failedCount++;
+      }
     }
-    if (valid.length >= BATCH) {
-      await send('import_stage', STAGE_COLUMNS, valid);
-      valid = [];
+    if (batch.length >= BATCH) {
+      await writeRows();
       await reportProgress(database, accountId, importId, Math.min(80, Math.floor((seen / Math.max(1, run.total)) * 80)));
     }
-    if (failures.length >= BATCH) {
-      await send('import_rows', FAILURE_COLUMNS, failures);
-      failures = [];
-    }
+    if (failures.length >= BATCH) await writeFailures();
   }
-  await send('import_stage', STAGE_COLUMNS, valid);
-  await send('import_rows', FAILURE_COLUMNS, failures);
+  await writeRows();
+  await writeFailures();
   if (inFlight) await inFlight;
 
-  steps.done('read and validate');
-  // Rows of one file that name the same payment: the first one counts, the others are reported.
-  const duplicates = await duplicateRows(session, trx, run);
-  steps.done('duplicates');
-  failedCount += duplicates;
-  validCount -= duplicates;
+  steps.done('read, validate and write new payments');
   await auditImport(trx, accountId, importId, 'validation finished', 'in_progress', { valid: validCount, failed: failedCount, slash_dates: context.slashOrder ?? 'refused when ambiguous' });
   await reportProgress(database, accountId, importId, 85);
   // From here the transaction holds the import's row: no more progress from beside it.
   await setImportStatus(trx, accountId, importId, 'finalizing', 'commit started', {}, { progress: 85 });
   await sql`analyze import_stage`.execute(trx);
 
-  const counts = await commitRows(trx, run, steps);
+  const updated = await commitChanges(trx, run, steps);
   const failed = await listFailures(trx, accountId, importId, run.delimiter);
   const result: SubscriptionImportResult = {
     status: 'done',
     success_count: validCount,
     failure_count: failed.count,
-    created: counts.created,
-    updated: counts.updated,
-    unchanged: validCount - counts.created - counts.updated,
+    created,
+    updated,
+    unchanged: validCount - created - updated,
     failures: failed.listed,
   };
   await trx
@@ -268,60 +279,84 @@ async function reportProgress(database: Database, accountId: string, importId: s
 }
 
 /**
- * Marks every row but the first of each payment named twice in the file as failed (its row
- * read again from the file), removes it from import_stage, and answers how many.
+ * Keys this import has already written (customers, products), so each batch sends only the
+ * new ones; past LIMIT keys it stops remembering and lets ON CONFLICT skip the rest.
  */
-async function duplicateRows(session: Session, trx: Transaction<DB>, run: ImportRun): Promise<number> {
-  const { accountId, importId } = run;
-  const twice = await sql<{ n: number }>`select count(*)::int as n from (select payment_id from import_stage group by payment_id having count(*) > 1) d`.execute(trx);
-  if ((twice.rows[0]?.n ?? 0) === 0) return 0;
-  const found = await sql<{ row_number: number; first: number }>`
-    select row_number, first from (
-      select row_number, min(row_number) over (partition by payment_id) as first
-        from import_stage where payment_id in (select payment_id from import_stage group by payment_id having count(*) > 1)) rows
-     where row_number > first`.execute(trx);
-  const firstOf = new Map(found.rows.map((d) => [d.row_number, d.first]));
-  const lines: string[] = [];
-  for await (const row of csvRows(storedFile(session, accountId, importId))) {
-    const first = firstOf.get(row.number);
-    if (first === undefined) continue;
-    lines.push(`${copyText(accountId)}\t${copyText(importId)}\t${row.number}\t${copyText(arrayLiteral(row.cells))}\t${copyText(`Same customer, invoice number and start date as row ${first}`)}\n`);
+class KnownKeys {
+  static readonly LIMIT = 500_000;
+  readonly customers = new Set<string>();
+  readonly products = new Set<string>();
+  remember(set: Set<string>, key: string): void {
+    if (set.size < KnownKeys.LIMIT) set.add(key);
   }
-  await session.copyIn('import_rows', FAILURE_COLUMNS, lines.join(''));
-  await sql`delete from import_stage s using import_rows e
-             where e.account_id = ${accountId} and e.import_id = ${importId} and e.row_number = s.row_number`.execute(trx);
-  return found.rows.length;
+}
+
+const PAYMENT_COLUMNS = ['account_id', 'id', 'customer_id', 'version', 'started_at', 'ended_at', 'duration_in_months', 'total_value', 'currency', 'invoice_number', 'source', 'import_id'];
+const ITEM_COLUMNS = ['account_id', 'payment_id', 'position', 'product_key', 'type', 'quantity'];
+
+/**
+ * One batch of valid rows, in the import's transaction: their missing customers and products,
+ * then COPY of the rows whose payment is new into payments (and their items), and of the rows
+ * whose payment exists into import_stage, for the change check at the end. Answers how many
+ * payments it created.
+ */
+async function writeBatch(session: Session, trx: Transaction<DB>, run: ImportRun, rows: ParsedPaymentRow[], withItem: boolean, known: KnownKeys): Promise<number> {
+  const { accountId, importId } = run;
+  const customers = new Map<string, string>();
+  const products = new Set<string>();
+  for (const row of rows) {
+    if (!known.customers.has(row.customerId) && !customers.has(row.customerId)) customers.set(row.customerId, row.customerName ?? row.customerId);
+    if (withItem && !known.products.has(row.productKey)) products.add(row.productKey);
+  }
+  if (customers.size > 0) {
+    // In file order: a customer's name is the one its first row gives.
+    await sql`insert into customers (account_id, id, name, source)
+              select ${accountId}, c.id, c.name, 'csv_import' from unnest(${[...customers.keys()]}::text[], ${[...customers.values()]}::text[]) as c(id, name)
+              on conflict (account_id, id) do nothing`.execute(trx);
+    for (const id of customers.keys()) known.remember(known.customers, id);
+  }
+  if (products.size > 0) {
+    await sql`insert into products (account_id, key, name) select ${accountId}, p.key, p.key from unnest(${[...products]}::text[]) as p(key)
+              on conflict (account_id, key) do nothing`.execute(trx);
+    for (const key of products) known.remember(known.products, key);
+  }
+  const existing = await sql<{ id: string }>`select id from payments where account_id = ${accountId} and id = any(${rows.map((row) => row.paymentId)}::text[])`.execute(trx);
+  const exists = new Set(existing.rows.map((row) => row.id));
+  const account = copyText(accountId);
+  const importRef = copyText(importId);
+  let payments = '';
+  let items = '';
+  let staged = '';
+  let created = 0;
+  for (const row of rows) {
+    if (exists.has(row.paymentId)) {
+      staged += stageLine(row, withItem);
+      continue;
+    }
+    created++;
+    payments += `${account}\t${copyText(row.paymentId)}\t${copyText(row.customerId)}\t1\t${row.startedAt}\t${row.endedAt}\t${row.months}\t${row.totalValue}\t${row.currency}\t${copyText(row.invoiceNumber)}\tcsv_import\t${importRef}\n`;
+    if (withItem) items += `${account}\t${copyText(row.paymentId)}\t0\t${copyText(row.productKey)}\t${row.itemType}\t${row.quantity}\n`;
+  }
+  if (payments) await session.copyIn('payments', PAYMENT_COLUMNS, payments);
+  if (items) await session.copyIn('payment_items', ITEM_COLUMNS, items);
+  if (staged) await session.copyIn('import_stage', STAGE_COLUMNS, staged);
+  return created;
 }
 
 /**
- * The set-based writes: customers and products named by the rows, the payments that change
- * (their current version kept in payment_versions first), the new ones, and their items.
+ * The rows whose payment existed (import_stage), set-based: whether each changes its payment,
+ * and for those that do, the version the payment had goes to payment_versions before the row,
+ * its items and discounts are rewritten. Answers how many payments changed.
  */
-async function commitRows(trx: Transaction<DB>, run: ImportRun, steps: Steps): Promise<{ created: number; updated: number }> {
+async function commitChanges(trx: Transaction<DB>, run: ImportRun, steps: Steps): Promise<number> {
   const { accountId, importId } = run;
-  const named = run.mapping.customer_name !== undefined;
-  if (named) {
-    await sql`insert into customers (account_id, id, name, source)
-              select distinct on (customer_id) ${accountId}, customer_id, coalesce(customer_name, customer_id), 'csv_import'
-                from import_stage order by customer_id, row_number
-              on conflict (account_id, id) do nothing`.execute(trx);
-  } else {
-    await sql`insert into customers (account_id, id, name, source)
-              select ${accountId}, customer_id, customer_id, 'csv_import' from (select distinct customer_id from import_stage) d
-              on conflict (account_id, id) do nothing`.execute(trx);
-  }
-  await sql`insert into products (account_id, key, name)
-            select ${accountId}, product_key, product_key from (select distinct product_key from import_stage where product_key is not null) d
-            on conflict (account_id, key) do nothing`.execute(trx);
-  steps.done('customers and products');
-
   // The rows whose payment exists, and whether the row changes it.
   const items = sql`coalesce((select jsonb_agg(jsonb_build_object('product_key', i.product_key, 'type', i.type, 'quantity', i.quantity) order by i.position)
                                 from payment_items i where i.account_id = p.account_id and i.payment_id = p.id), '[]'::jsonb)`;
   const discounts = sql`coalesce((select jsonb_agg(jsonb_build_object('kind', d.kind, 'monthly_amount', d.monthly_amount, 'name', d.name) order by d.position)
                                     from payment_discounts d where d.account_id = p.account_id and d.payment_id = p.id), '[]'::jsonb)`;
   await sql`create temporary table import_existing on commit drop as
-            select s.row_number, s.payment_id,
+            select s.payment_id,
                    p.deleted_at is not null
                    or (p.customer_id, p.started_at, p.duration_in_months, p.total_value, p.currency, coalesce(p.invoice_number, ''))
                       is distinct from (s.customer_id, s.started_at, s.duration_in_months, s.total_value, s.currency, coalesce(s.invoice_number, ''))
@@ -331,7 +366,7 @@ async function commitRows(trx: Transaction<DB>, run: ImportRun, steps: Steps): P
                    or exists (select from payment_discounts d where d.account_id = p.account_id and d.payment_id = p.id) as changed
               from import_stage s join payments p on p.account_id = ${accountId} and p.id = s.payment_id`.execute(trx);
   await sql`analyze import_existing`.execute(trx);
-  steps.done('existing payments');
+  steps.done('check existing payments');
 
   // Changed payments: the version they had goes to payment_versions, then the row is rewritten.
   await sql`insert into payment_versions (account_id, payment_id, version, customer_id, started_at, ended_at, duration_in_months, total_value,
@@ -347,28 +382,15 @@ async function commitRows(trx: Transaction<DB>, run: ImportRun, steps: Steps): P
   const updated = await sql`update payments p set customer_id = s.customer_id, version = p.version + 1, started_at = s.started_at, ended_at = s.ended_at,
                    duration_in_months = s.duration_in_months, total_value = s.total_value, currency = s.currency, invoice_number = s.invoice_number,
                    deleted_at = null, import_id = ${importId}, updated_at = now()
-              from import_existing e join import_stage s on s.row_number = e.row_number
+              from import_existing e join import_stage s on s.payment_id = e.payment_id
              where e.changed and p.account_id = ${accountId} and p.id = e.payment_id`.execute(trx);
   await sql`delete from payment_items i using import_existing e where e.changed and i.account_id = ${accountId} and i.payment_id = e.payment_id`.execute(trx);
   await sql`delete from payment_discounts d using import_existing e where e.changed and d.account_id = ${accountId} and d.payment_id = e.payment_id`.execute(trx);
   await sql`insert into payment_items (account_id, payment_id, position, product_key, type, quantity)
             select ${accountId}, s.payment_id, 0, s.product_key, s.item_type, s.quantity
-              from import_existing e join import_stage s on s.row_number = e.row_number
+              from import_existing e join import_stage s on s.payment_id = e.payment_id
              where e.changed and s.product_key is not null`.execute(trx);
   steps.done('changed payments');
 
-  // New payments, and their items.
-  const created = await sql`insert into payments (account_id, id, customer_id, version, started_at, ended_at, duration_in_months, total_value, currency,
-              invoice_number, source, import_id)
-            select ${accountId}, s.payment_id, s.customer_id, 1, s.started_at, s.ended_at, s.duration_in_months, s.total_value, s.currency,
-                   s.invoice_number, 'csv_import', ${importId}
-              from import_stage s where not exists (select from import_existing e where e.row_number = s.row_number)`.execute(trx);
-  steps.done('new payments');
-  if (run.mapping.product !== undefined || run.mapping.revenue_type !== undefined || run.mapping.units !== undefined) {
-    await sql`insert into payment_items (account_id, payment_id, position, product_key, type, quantity)
-              select ${accountId}, s.payment_id, 0, s.product_key, s.item_type, s.quantity
-                from import_stage s where s.product_key is not null and not exists (select from import_existing e where e.row_number = s.row_number)`.execute(trx);
-    steps.done('new items');
-  }
-  return { created: Number(created.numAffectedRows ?? 0), updated: Number(updated.numAffectedRows ?? 0) };
+  return Number(updated.numAffectedRows ?? 0);
 }
