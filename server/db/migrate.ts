@@ -5,6 +5,7 @@ import * as metricsRead from './migrations/0003_metrics_read';
 import * as snapshotStore from './migrations/0004_snapshot_store';
 import * as imports from './migrations/0005_imports';
 import * as importFiles from './migrations/0006_import_files';
+import * as bumpOnce from './migrations/0007_bump_once';
 import type { DB } from './schema';
 
 /**
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0004_snapshot_store': snapshotStore,
   '0005_imports': imports,
   '0006_import_files': importFiles,
+  '0007_bump_once': bumpOnce,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -211,6 +211,7 @@ async function importFile(run: ImportRun, session: Session, trx: Transaction<DB>
     }
     if (batch.length >= BATCH) {
       await writeRows();
+      await yieldToEventLoop();
       await reportProgress(database, accountId, importId, Math.min(80, Math.floor((seen / Math.max(1, run.total)) * 80)));
     }
     if (failures.length >= BATCH) await writeFailures();

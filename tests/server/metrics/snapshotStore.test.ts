@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { binaryCopyOf, parseBinaryCopy } from '../../../server/db/database';
 import { SNAPSHOT_INPUT_TABLES } from '../../../server/db/migrations/0004_snapshot_store';
@@ -137,6 +138,23 @@ describe(`the stored snapshot copy on ${testEngine}`, () => {
     await db.executeSql(`update payments set account_id = account_id where account_id = $1`, [mine.accountId]);
     expect(await writeStoredCopy(db, mine.accountId, version, ['USD'], snapshot)).toBe(false);
     expect((await read(mine.accountId)).source).toBe('tables');
+  });
+
+  it('raises the version once per transaction, however many statements write (and a later statement still invalidates)', async () => {
+    await read(mine.accountId);
+    expect((await read(mine.accountId)).source).toBe('store');
+    const version = async () => Number((await db.executeSql(`select data_version from accounts where id = $1`, [mine.accountId])).rows[0]?.data_version);
+    const before = await version();
+    await db.kysely.transaction().execute(async (trx) => {
+      for (const table of ['customers', 'payments', 'payment_items', 'payments']) {
+        await sql`update ${sql.table(table)} set account_id = account_id where account_id = ${mine.accountId}`.execute(trx);
+      }
+    });
+    expect(await version()).toBe(before + 1);
+    expect((await read(mine.accountId)).source).toBe('tables');
+    // The next transaction raises it again.
+    await db.executeSql(`update payments set account_id = account_id where account_id = $1`, [mine.accountId]);
+    expect(await version()).toBe(before + 2);
   });
 
   it('a copy of another format (other engine code or V8) is ignored and replaced', async () => {
