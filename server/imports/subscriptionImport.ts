@@ -259,6 +259,13 @@ async function importFile(run: ImportRun, session: Session, trx: Transaction<DB>
   return result;
 }
 
+/**
+ * Lets the event loop serve requests between batches: PGlite answers on this thread and its
+ * promises resolve as microtasks, so the job would otherwise hold every request (the upload's
+ * own answer included) until it ends.
+ */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Milliseconds of each step of a run (the 'committed' audit entry keeps them, for support and the benchmark). */
 class Steps {
   readonly times: Record<string, number> = {};
