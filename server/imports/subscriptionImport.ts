@@ -161,7 +161,8 @@ async function importFile(run: ImportRun, session: Session, trx: Transaction<DB>
   // Read and validate; each batch of valid rows is written while the next one is read.
   const withItem = mapping.product !== undefined || mapping.revenue_type !== undefined || mapping.units !== undefined;
   const ids = new PaymentIdSet();
-  const known = new KnownKeys();
+  const anyPayment = await sql`select 1 from payments where account_id = ${accountId} limit 1`.execute(trx);
+  const known = new KnownKeys(anyPayment.rows.length === 0);
   let inFlight: Promise<void> | null = null;
   const later = async (work: () => Promise<void>) => {
     if (inFlight) await inFlight;
@@ -288,10 +289,13 @@ async function reportProgress(database: Database, accountId: string, importId: s
 
 /**
  * Keys this import has already written (customers, products), so each batch sends only the
- * new ones; past LIMIT keys it stops remembering and lets ON CONFLICT skip the rest.
+ * new ones; past LIMIT keys it stops remembering and lets ON CONFLICT skip the rest. And
+ * whether the account had any payment to find.
  */
 class KnownKeys {
   static readonly LIMIT = 500_000;
+  /** The account had no payments when the import began: every payment of the file is new (its repeats are caught in memory). */
+  constructor(readonly noPayments: boolean) {}
   readonly customers = new Set<string>();
   readonly products = new Set<string>();
   remember(set: Set<string>, key: string): void {
@@ -328,8 +332,15 @@ async function writeBatch(session: Session, trx: Transaction<DB>, run: ImportRun
               on conflict (account_id, key) do nothing`.execute(trx);
     for (const key of products) known.remember(known.products, key);
   }
-  const existing = await sql<{ id: string }>`select id from payments where account_id = ${accountId} and id = any(${rows.map((row) => row.paymentId)}::text[])`.execute(trx);
-  const exists = new Set(existing.rows.map((row) => row.id));
+  const exists = new Set<string>();
+  if (!known.noPayments) {
+    // By the primary key: the statistics still describe the table as it was before this
+    // transaction's batches, and a planner that thinks it small scans it whole, every batch.
+    await sql`set local enable_seqscan = off`.execute(trx);
+    const existing = await sql<{ id: string }>`select id from payments where account_id = ${accountId} and id = any(${rows.map((row) => row.paymentId)}::text[])`.execute(trx);
+    await sql`set local enable_seqscan = on`.execute(trx);
+    for (const row of existing.rows) exists.add(row.id);
+  }
   const account = copyText(accountId);
   const importRef = copyText(importId);
   let payments = '';
