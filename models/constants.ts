@@ -74,6 +74,12 @@ export interface PollIntervalStep {
 }
 
 /** 3 s for the first 20 polls, 10 s up to 70, 20 s up to 170, then 60 s. */
+/**
+ * While a live channel carries an import's progress, its status is still polled this often: a
+ * safety net for an event the channel missed. Not in the spec; ours.
+ */
+export const LIVE_SAFETY_POLL_MS = 30_000;
+
 export const CSV_IMPORT_POLL_SCHEDULE: readonly PollIntervalStep[] = [
   { throughPoll: 20, intervalMs: 3_000 },
   { throughPoll: 70, intervalMs: 10_000 },

@@ -4,6 +4,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { authPlugin } from './auth/plugin';
+import { cablePlugin } from './cable/plugin';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { registerErrorHandler } from './http/errors';
@@ -76,6 +77,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(fastifyMultipart, { limits: { fileSize: options.uploadLimitBytes ?? CSV_IMPORT_MAX_FILE_BYTES, files: 1 } });
   // At the root, so tests (and later root-level plugins) see `app.imports`.
   await app.register(importsPlugin, { queue: options.queue });
+  // Live channels at /cable (Action Cable protocol; docs/cable.md), before the routes so upgrades to them are refused.
+  await app.register(cablePlugin, { now: options.now });
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',

@@ -1,10 +1,11 @@
-import { CSV_FILE_EXTENSION, CSV_IMPORT_POLL_SCHEDULE } from '../../models/constants';
+import { CSV_FILE_EXTENSION, CSV_IMPORT_POLL_SCHEDULE, LIVE_SAFETY_POLL_MS } from '../../models/constants';
 import { CUSTOMER_COLUMN_REQUIRED_MESSAGE, MAPPING_INCOMPLETE_MESSAGE } from './messages';
 import type { SegmentsColumnMapping, SegmentsColumnRole } from './types';
 
 /**
  * The pure rules of the attribute values import: the roles and their labels, the default
- * mapping, mapping a column, the spec's mapping rule, the header guess and the polling schedule.
+ * mapping, mapping a column, the spec's mapping rule, the header guess and the polling schedule
+ * (slower while the live channel reports).
  */
 
 export const SEGMENTS_COLUMN_ROLES: readonly SegmentsColumnRole[] = ['customerId', 'value'];
@@ -96,4 +97,14 @@ export function pollIntervalMs(poll: number): number {
   const step = CSV_IMPORT_POLL_SCHEDULE.find((candidate) => poll <= candidate.throughPoll) ?? CSV_IMPORT_POLL_SCHEDULE.at(-1);
   if (!step) throw new Error('CSV_IMPORT_POLL_SCHEDULE is empty');
   return step.intervalMs;
+}
+
+
+/**
+ * The wait before the next status poll: the first one always on the schedule (it catches a
+ * change made before the live subscription was in place), later ones every LIVE_SAFETY_POLL_MS
+ * while the channel is live, otherwise on the schedule.
+ */
+export function nextPollDelayMs(progress: { polls: number; live: boolean }): number {
+  return progress.live && progress.polls > 0 ? LIVE_SAFETY_POLL_MS : pollIntervalMs(progress.polls + 1);
 }

@@ -1,11 +1,14 @@
-import { fromPromise } from 'xstate';
+import { fromCallback, fromPromise } from 'xstate';
+import type { EventObject } from 'xstate';
 import { IMPORT_FAILURE_MESSAGE } from './messages';
 import type {
   SegmentsFinalizeRequest,
   SegmentsImportFailure,
   SegmentsImportFailureKind,
+  SegmentsImportChannelEvent,
   SegmentsImportPreview,
   SegmentsImportStatus,
+  SegmentsImportUpdate,
 } from './types';
 
 /**
@@ -21,10 +24,24 @@ export interface SegmentsImportServices {
   finalize(request: SegmentsFinalizeRequest, signal: AbortSignal): Promise<SegmentsImportStatus>;
   /** GET /segments_importer/{id}. */
   fetchStatus(importId: string, signal: AbortSignal): Promise<SegmentsImportStatus>;
+  /**
+   * Subscribes to the import's live channel (SegmentsImportChannel) and reports to `handlers`
+   * until the returned function is called.
+   */
+  watch(importId: string, handlers: SegmentsImportLiveHandlers): () => void;
 }
 
-/** The ids of the chart's invocations (done and error events derive from them). */
-export type SegmentsImportInvokeId = keyof SegmentsImportServices;
+/** What the live channel reports to the machine. */
+export interface SegmentsImportLiveHandlers {
+  /** The subscription is confirmed (also after a reconnect). */
+  connected(): void;
+  /** The subscription is gone: the connection dropped (it may come back), or it was rejected. */
+  lost(): void;
+  update(update: SegmentsImportUpdate): void;
+}
+
+/** The ids of the chart's calls (their done and error events derive from them). */
+export type SegmentsImportInvokeId = 'upload' | 'finalize' | 'fetchStatus';
 
 export function segmentsImportFailure(kind: SegmentsImportFailureKind, messages: string[]): SegmentsImportFailure {
   return { kind, messages };
@@ -69,7 +86,16 @@ export function segmentsImportActors(services: SegmentsImportServices) {
     fetchStatus: fromPromise<SegmentsImportStatus, { importId: string }>(({ input, signal }) =>
       unlessAborted(signal, services.fetchStatus(input.importId, signal)),
     ),
-  } satisfies Record<SegmentsImportInvokeId, unknown>;
+    /** The live channel while the import runs: its reports become the machine's `segmentsImportChannel.*` events. */
+    watch: fromCallback<EventObject, { importId: string }>(({ input, sendBack }) => {
+      const send = (event: SegmentsImportChannelEvent) => sendBack(event);
+      return services.watch(input.importId, {
+        connected: () => send({ type: 'segmentsImportChannel.connected' }),
+        lost: () => send({ type: 'segmentsImportChannel.lost' }),
+        update: (update) => send({ type: 'segmentsImportChannel.update', update }),
+      });
+    }),
+  } satisfies Record<SegmentsImportInvokeId | 'watch', unknown>;
 }
 
 const notProvided = (name: SegmentsImportInvokeId) => () =>
@@ -79,9 +105,13 @@ const notProvided = (name: SegmentsImportInvokeId) => () =>
     ),
   );
 
-/** Placeholders that fail loudly until src/ (or a test) provides the real calls. */
+/**
+ * Placeholders that fail loudly until src/ (or a test) provides the real calls. Without a live
+ * channel nothing is reported, and the import is polled.
+ */
 export const servicesNotProvided: SegmentsImportServices = {
   upload: notProvided('upload'),
   finalize: notProvided('finalize'),
   fetchStatus: notProvided('fetchStatus'),
+  watch: () => () => {},
 };

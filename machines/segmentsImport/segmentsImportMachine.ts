@@ -10,7 +10,7 @@ import {
   isMappingComplete,
   looksLikeHeader,
   mapColumn,
-  pollIntervalMs,
+  nextPollDelayMs,
 } from './mapping';
 import {
   CUSTOMER_COLUMN_REQUIRED_MESSAGE,
@@ -23,11 +23,13 @@ import {
 } from './messages';
 import type {
   SegmentsColumnRole,
+  SegmentsImportChannelEvent,
   SegmentsImportContext,
   SegmentsImportEvent,
   SegmentsImportInput,
   SegmentsImportPreview,
   SegmentsImportStatus,
+  SegmentsImportUpdate,
 } from './types';
 
 function initialContext(segmentId: string, maxPolls: number): SegmentsImportContext {
@@ -42,6 +44,7 @@ function initialContext(segmentId: string, maxPolls: number): SegmentsImportCont
     polls: 0,
     progress: 0,
     statusCheckFailed: false,
+    live: false,
     result: null,
     failure: null,
   };
@@ -65,11 +68,17 @@ function initialContext(segmentId: string, maxPolls: number): SegmentsImportCont
  *   import mapping is incomplete - …'; nothing is sent then. `segmentsImport.reset` starts over.
  * - `finalizing`: `submitting` POSTs the mapping; a refusal (the same rule on the server, an
  *   unknown attribute) goes back to `preview` with the server's reason and the mapping as it
- *   was. Then `waiting` and `polling` alternate: GET the import after each interval of the CSV
- *   import schedule (the named delay `pollDelay`, CSV_IMPORT_POLL_SCHEDULE) until it is done or
- *   failed, or CSV_IMPORT_MAX_POLLS is reached. The spec names a live SegmentsImportChannel for
- *   this; it is not built yet, so the import is polled. A failed status check counts as a poll
- *   and polling goes on (the view says so).
+ *   was. Then `waiting` and `polling` alternate: GET the import after each interval (the named
+ *   delay `pollDelay`) until it is done or failed, or CSV_IMPORT_MAX_POLLS is reached. A failed
+ *   status check counts as a poll and polling goes on (the view says so).
+ *   Throughout `finalizing` the import's live channel (SegmentsImportChannel, the invoked
+ *   `watch`) reports: its progress as it changes; `done` without refused rows ends the import
+ *   at once; `done` with refused rows, or `failed`, polls at once (the GET carries the rows and
+ *   the reason). While the channel is live the status is polled only every LIVE_SAFETY_POLL_MS
+ *   (after a first poll on the CSV import schedule, which catches a change made before the
+ *   subscription was in place); when it is lost (a disconnect, a rejection) polling returns to
+ *   the CSV import schedule (CSV_IMPORT_POLL_SCHEDULE) at once, and when it comes back a poll
+ *   catches up on what it missed. So a missed event never leaves the page stuck.
  * - `finalized`: `succeeded` (every value imported), `withErrors` (the counts and the refused
  *   rows) or `failed` (the import failed, or its status could not be had within the poll
  *   limit). `segmentsImport.reset` imports another file.
@@ -77,7 +86,7 @@ function initialContext(segmentId: string, maxPolls: number): SegmentsImportCont
 export const segmentsImportMachine = setup({
   types: {
     context: {} as SegmentsImportContext,
-    events: {} as SegmentsImportEvent,
+    events: {} as SegmentsImportEvent | SegmentsImportChannelEvent,
     input: {} as SegmentsImportInput,
   },
   actors: segmentsImportActors(servicesNotProvided),
@@ -106,8 +115,18 @@ export const segmentsImportMachine = setup({
     assignFinalizeFailure: assign({
       failure: (_, params: { error: unknown }) => toSegmentsImportFailure(params.error, 'finalize', IMPORT_FAILURE_MESSAGE),
     }),
-    startPolling: assign({ polls: 0, progress: 0, statusCheckFailed: false, result: null, failure: null }),
-    assignProgress: assign({ progress: (_, params: { status: SegmentsImportStatus }) => params.status.progress }),
+    startPolling: assign({ polls: 0, progress: 0, statusCheckFailed: false, live: false, result: null, failure: null }),
+    /** Progress only grows: a poll's answer may be older than the channel's last report. */
+    assignProgress: assign({
+      progress: ({ context }, params: { status: SegmentsImportStatus | SegmentsImportUpdate }) => Math.max(context.progress, params.status.progress),
+    }),
+    assignLive: assign({ live: (_, params: { live: boolean }) => params.live }),
+    /** The channel reported the import done without refused rows: the counts are all there is. */
+    assignLiveResult: assign((_, params: { update: SegmentsImportUpdate }) => ({
+      progress: 100,
+      statusCheckFailed: false,
+      result: { successCount: params.update.successCount, failureCount: 0, failures: [] },
+    })),
     countPoll: assign({
       polls: ({ context }) => context.polls + 1,
       statusCheckFailed: (_, params: { failed: boolean }) => params.failed,
@@ -139,12 +158,14 @@ export const segmentsImportMachine = setup({
       params.status.status === 'done' && params.status.failureCount === 0,
     isImported: (_, params: { status: SegmentsImportStatus }) => params.status.status === 'done',
     isImportFailed: (_, params: { status: SegmentsImportStatus }) => params.status.status === 'failed',
+    /** The channel reports the import done or failed (its rows or reason are then fetched). */
+    isImportFinished: (_, params: { status: SegmentsImportUpdate }) => params.status.status === 'done' || params.status.status === 'failed',
     /** The poll that just answered was the last one allowed. */
     isPollLimitReached: ({ context }) => context.polls + 1 >= context.maxPolls,
   },
   delays: {
-    /** The wait before the next status poll, from CSV_IMPORT_POLL_SCHEDULE. */
-    pollDelay: ({ context }) => pollIntervalMs(context.polls + 1),
+    /** The wait before the next status poll: CSV_IMPORT_POLL_SCHEDULE, or LIVE_SAFETY_POLL_MS while live. */
+    pollDelay: ({ context }) => nextPollDelayMs(context),
   },
 }).createMachine({
   id: 'segmentsImport',
@@ -202,6 +223,31 @@ export const segmentsImportMachine = setup({
 
     finalizing: {
       entry: 'startPolling',
+      invoke: {
+        id: 'watch',
+        src: 'watch',
+        input: ({ context }) => {
+          if (!context.importId) throw new Error('watching without an import');
+          return { importId: context.importId };
+        },
+      },
+      on: {
+        'segmentsImportChannel.update': [
+          {
+            guard: { type: 'isImportedWithoutErrors', params: ({ event }) => ({ status: { ...event.update, failures: [] } }) },
+            target: '#segmentsImport.finalized.succeeded',
+            actions: { type: 'assignLiveResult', params: ({ event }) => ({ update: event.update }) },
+          },
+          {
+            guard: { type: 'isImportFinished', params: ({ event }) => ({ status: event.update }) },
+            target: '.polling',
+            actions: { type: 'assignProgress', params: ({ event }) => ({ status: event.update }) },
+          },
+          { actions: { type: 'assignProgress', params: ({ event }) => ({ status: event.update }) } },
+        ],
+        'segmentsImportChannel.connected': { actions: { type: 'assignLive', params: { live: true } } },
+        'segmentsImportChannel.lost': { actions: { type: 'assignLive', params: { live: false } } },
+      },
       initial: 'submitting',
       states: {
         submitting: {
@@ -228,6 +274,12 @@ export const segmentsImportMachine = setup({
         waiting: {
           after: {
             pollDelay: 'polling',
+          },
+          on: {
+            // Back (or newly) live: catch up on what the channel may have missed.
+            'segmentsImportChannel.connected': { target: 'polling', actions: { type: 'assignLive', params: { live: true } } },
+            // Lost: wait on the CSV import schedule again, from now.
+            'segmentsImportChannel.lost': { target: 'waiting', reenter: true, actions: { type: 'assignLive', params: { live: false } } },
           },
         },
 

@@ -75,6 +75,11 @@ export function selectProgress(snapshot: SegmentsImportSnapshot): number {
   return Math.max(0, Math.min(100, snapshot.context.progress));
 }
 
+/** The import's live channel reports while it runs (else it is polled on the schedule). */
+export function selectIsLive(snapshot: SegmentsImportSnapshot): boolean {
+  return snapshot.matches('finalizing') && snapshot.context.live;
+}
+
 /** The message of a failed status check while polling goes on, or null. */
 export function selectStatusCheckMessage(snapshot: SegmentsImportSnapshot): string | null {
   return snapshot.matches('finalizing') && snapshot.context.statusCheckFailed ? STATUS_CHECK_FAILURE_MESSAGE : null;

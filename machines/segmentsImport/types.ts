@@ -56,6 +56,19 @@ export interface SegmentsImportStatus {
   error: string | null;
 }
 
+/**
+ * A status change the import's live channel (SegmentsImportChannel) reports: its state without
+ * the refused rows (those come with GET /segments_importer/{id}).
+ */
+export interface SegmentsImportUpdate {
+  status: string;
+  /** Percent. */
+  progress: number;
+  successCount: number;
+  failureCount: number;
+  error: string | null;
+}
+
 /** The counts and refused rows of a committed import. */
 export interface SegmentsImportResult {
   successCount: number;
@@ -98,6 +111,11 @@ export interface SegmentsImportContext {
   progress: number;
   /** The last status check failed (polling goes on). */
   statusCheckFailed: boolean;
+  /**
+   * The live channel is subscribed (its subscription confirmed): status changes arrive as they
+   * happen, and the status is polled only now and then, as a safety net.
+   */
+  live: boolean;
   result: SegmentsImportResult | null;
   failure: SegmentsImportFailure | null;
 }
@@ -108,6 +126,16 @@ export interface SegmentsImportInput {
   /** Defaults to CSV_IMPORT_MAX_POLLS; model tests pass a small limit to reach it. */
   maxPolls?: number;
 }
+
+/**
+ * What the import's live channel tells the machine (its `watch` actor sends them): the
+ * subscription is confirmed (again, after a reconnect), it is lost (a disconnect, or a
+ * rejection), or the import changed.
+ */
+export type SegmentsImportChannelEvent =
+  | { type: 'segmentsImportChannel.connected' }
+  | { type: 'segmentsImportChannel.lost' }
+  | { type: 'segmentsImportChannel.update'; update: SegmentsImportUpdate };
 
 /** The events views send. */
 export type SegmentsImportEvent =

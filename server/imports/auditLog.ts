@@ -1,10 +1,13 @@
 import { sql, type Kysely } from 'kysely';
+import { publishImportEvent } from '../cable/importEvents';
 import type { DB, ImportStatus, JsonObject } from '../db/schema';
 
 /**
  * Status changes of an import: written with the change itself (same transaction when there is
  * one), each with its time, so support can read in the state inspector why an import is where
- * it is (GET /subscriptions/csv_import/{id} returns them).
+ * it is (GET /subscriptions/csv_import/{id} returns them). Each one is also published to the
+ * import's live stream (`import:<account>:<import>`, heard by SegmentsImportChannel) through the
+ * same handle: inside a transaction, subscribers hear of it only when it commits.
  */
 export async function setImportStatus(
   db: Kysely<DB>,
@@ -25,11 +28,13 @@ export async function setImportStatus(
 }
 
 export async function auditImport(db: Kysely<DB>, accountId: string, importId: string, event: string, status: ImportStatus | null, details: JsonObject = {}): Promise<void> {
-  await db
+  const entry = await db
     .insertInto('audit_log')
     // The wall clock, not the transaction's start: an entry written inside the commit shows when it happened.
     .values({ account_id: accountId, entity_type: 'import', entity_id: importId, event, status, details: JSON.stringify(details), created_at: sql<Date>`clock_timestamp()` })
-    .execute();
+    .returning('created_at')
+    .executeTakeFirstOrThrow();
+  await publishImportEvent(db, accountId, importId, event, new Date(entry.created_at));
 }
 
 export interface AuditEntry {

@@ -10,6 +10,8 @@ import { selectIsSubmittingMapping, selectIsUploading, selectOutcome, selectStep
 import type { SegmentsImportStep } from '../../machines/segmentsImport/selectors';
 import type { SegmentsImportContext } from '../../machines/segmentsImport/types';
 import { useApi } from '../api/ApiContext';
+import type { LiveChannels } from '../cable/liveChannels';
+import { useLiveChannels } from '../cable/LiveChannelsContext';
 import { useInspection } from '../inspector/useInspection';
 import { createSegmentsImportServices } from './segmentsImportApi';
 import { SegmentsImportMappingStep } from './SegmentsImportMappingStep';
@@ -26,8 +28,10 @@ const importIdOf = (context: unknown) => (context as SegmentsImportContext).impo
 interface SegmentsImportProps {
   /** The custom attribute (customer segment) whose values are imported. */
   segmentId: string;
-  /** The calls the machine makes; by default the API client's. */
+  /** The calls the machine makes; by default the API client's and the live channel. */
   services?: SegmentsImportServices;
+  /** The live channels the import's progress comes over (SegmentsImportChannel); the app's by default. */
+  channels?: LiveChannels;
   /** The clock of the status polling (tests pass a SimulatedClock). */
   clock?: ActorOptions<AnyActorLogic>['clock'];
   /** Status polls before giving up (CSV_IMPORT_MAX_POLLS by default; model tests pass fewer). */
@@ -36,16 +40,18 @@ interface SegmentsImportProps {
 
 /**
  * The attribute values import (the segments import machine): Upload → Map columns → Import, then
- * the result. The steps render from the machine's selectors and send it events; the actor is
+ * the result. While the import runs, its progress comes over SegmentsImportChannel (polling
+ * stays as the fallback). The steps render from the machine's selectors and send it events; the actor is
  * registered with the state inspector with its import id. (The inspector's audit-log section
  * reads GET /subscriptions/csv_import/{id}, the payments import's, so it finds no log for an
  * attribute values import; the trace itself is complete.)
  */
-export function SegmentsImport({ segmentId, services, clock, maxPolls }: SegmentsImportProps) {
+export function SegmentsImport({ segmentId, services, channels, clock, maxPolls }: SegmentsImportProps) {
   const client = useApi();
+  const live = useLiveChannels(channels);
   const logic = useMemo(
-    () => segmentsImportMachine.provide({ actors: segmentsImportActors(services ?? createSegmentsImportServices(client)) }),
-    [services, client],
+    () => segmentsImportMachine.provide({ actors: segmentsImportActors(services ?? createSegmentsImportServices(client, live)) }),
+    [services, client, live],
   );
   const actor = useActorRef(logic, {
     inspect: useInspection('segmentsImport', { importIdOf }),

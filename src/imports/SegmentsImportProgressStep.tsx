@@ -1,18 +1,29 @@
-import { Alert, Group, Progress, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Group, Progress, Stack, Text } from '@mantine/core';
 import { useSelector } from '@xstate/react';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { SegmentsImportActorRef } from '../../machines/segmentsImport/segmentsImportMachine';
-import { selectProgress, selectStatusCheckMessage } from '../../machines/segmentsImport/selectors';
+import { selectIsLive, selectProgress, selectStatusCheckMessage } from '../../machines/segmentsImport/selectors';
 
-/** Step 3: the import runs on the server; its progress as the status polls report it. */
+/**
+ * Step 3: the import runs on the server; its progress as the live channel (or, without it, the
+ * status polls) reports it. 'Live' says the channel is connected.
+ */
 export function SegmentsImportProgressStep({ actor }: { actor: SegmentsImportActorRef }) {
   const progress = useSelector(actor, selectProgress);
+  const live = useSelector(actor, selectIsLive);
   const statusCheckMessage = useSelector(actor, selectStatusCheckMessage);
 
   return (
     <Stack gap="md" pt="lg" maw={640}>
       <Group justify="space-between" gap="md">
-        <Text fw={500}>Importing the attribute values…</Text>
+        <Group gap="xs">
+          <Text fw={500}>Importing the attribute values…</Text>
+          {live ? (
+            <Badge variant="dot" color="teal" size="sm" title="Progress arrives as it happens">
+              Live
+            </Badge>
+          ) : null}
+        </Group>
         <Text c="dimmed" size="sm">
           {progress}%
         </Text>

@@ -5,9 +5,11 @@ import type {
   SegmentsImportFailureKind,
   SegmentsImportPreview,
   SegmentsImportStatus,
+  SegmentsImportUpdate,
 } from '../../machines/segmentsImport/types';
 import type { ApiClient } from '../api/client';
 import { apiErrorMessages } from '../api/errors';
+import type { LiveChannels } from '../cable/liveChannels';
 
 /** The multipart field the attribute values import sends its file in (spec: 'multipart csv'). */
 export const SEGMENTS_IMPORT_FILE_FIELD = 'csv';
@@ -21,6 +23,27 @@ interface SegmentsImportView {
     failure_count: number;
     failures: { row_number: number; row: string; message: string }[];
     error?: string;
+  };
+}
+
+/** The live channel of an attribute values import (server/cable/segmentsImportChannel.ts). */
+export const SEGMENTS_IMPORT_CHANNEL = 'SegmentsImportChannel';
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+
+/**
+ * A message of SegmentsImportChannel as the machine's update: `{import_id, status, progress,
+ * success_count, failure_count, error, …}` of this import; null for anything else.
+ */
+export function toSegmentsImportUpdate(message: unknown, importId: string): SegmentsImportUpdate | null {
+  if (!isRecord(message) || message.import_id !== importId || typeof message.status !== 'string' || !isCount(message.progress)) return null;
+  return {
+    status: message.status,
+    progress: message.progress,
+    successCount: isCount(message.success_count) ? message.success_count : 0,
+    failureCount: isCount(message.failure_count) ? message.failure_count : 0,
+    error: typeof message.error === 'string' ? message.error : null,
   };
 }
 
@@ -45,8 +68,11 @@ function refusal(kind: SegmentsImportFailureKind, response: Response, body: unkn
   return segmentsImportFailure(kind, messages);
 }
 
-/** The attribute values import's calls over the API client (its middleware adds the Authorization header). */
-export function createSegmentsImportServices(client: ApiClient): SegmentsImportServices {
+/**
+ * The attribute values import's calls over the API client (its middleware adds the
+ * Authorization header), and its live channel over the app's live channels.
+ */
+export function createSegmentsImportServices(client: ApiClient, channels: LiveChannels): SegmentsImportServices {
   return {
     async upload(file, signal): Promise<SegmentsImportPreview> {
       const form = new FormData();
@@ -92,6 +118,20 @@ export function createSegmentsImportServices(client: ApiClient): SegmentsImportS
       });
       if (!data) throw refusal('import', response, error, IMPORT_FAILURE_MESSAGE);
       return toSegmentsImportStatus(data);
+    },
+
+    watch(importId, handlers) {
+      return channels.subscribe(
+        { channel: SEGMENTS_IMPORT_CHANNEL, id: importId },
+        {
+          connected: () => handlers.connected(),
+          lost: () => handlers.lost(),
+          received: (message) => {
+            const update = toSegmentsImportUpdate(message, importId);
+            if (update) handlers.update(update);
+          },
+        },
+      );
     },
   };
 }

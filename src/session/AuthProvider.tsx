@@ -15,6 +15,7 @@ import { createAuthServices } from './authServices';
 import { useCurrentPath } from './currentPath';
 import { clearRedirectAfterSignIn, readRedirectAfterSignIn, saveRedirectAfterSignIn } from './redirectAfterSignIn';
 import { AuthActorContext, useAuthActor } from './SessionContext';
+import { appLiveChannels } from '../cable/appCable';
 
 /** Calls whose 401 means wrong credentials, not an expired session. */
 const CREDENTIAL_PATHS = ['/users/sign_in'];
@@ -55,6 +56,8 @@ export function AuthProvider({ services, snapshot, children }: AuthProviderProps
           forgetStoredSession: () => {
             tokenStore.clear();
             storedCsvImport.clear();
+            // The live channels carried the token: closed with it.
+            appLiveChannels.close();
           },
         },
       }),

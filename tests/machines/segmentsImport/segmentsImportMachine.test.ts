@@ -9,8 +9,9 @@ import {
   STATUS_LIMIT_MESSAGE,
   UPLOAD_FAILURE_MESSAGE,
 } from '../../../machines/segmentsImport/messages';
+import { LIVE_SAFETY_POLL_MS } from '../../../models/constants';
 import { segmentsImportActors, segmentsImportFailure } from '../../../machines/segmentsImport/segmentsImportActors';
-import type { SegmentsImportInvokeId, SegmentsImportServices } from '../../../machines/segmentsImport/segmentsImportActors';
+import type { SegmentsImportInvokeId, SegmentsImportLiveHandlers, SegmentsImportServices } from '../../../machines/segmentsImport/segmentsImportActors';
 import { segmentsImportMachine } from '../../../machines/segmentsImport/segmentsImportMachine';
 import type { SegmentsImportSnapshot } from '../../../machines/segmentsImport/segmentsImportMachine';
 import type { SegmentsImportInput, SegmentsImportStatus } from '../../../machines/segmentsImport/types';
@@ -22,6 +23,7 @@ import {
   csvFile,
   finalizeRefusal,
   isViewEvent,
+  liveUpdates,
   MODEL_SEGMENT_ID,
   modelEvents,
   modelInput,
@@ -44,12 +46,20 @@ interface PendingCall {
   reject: (error: unknown) => void;
 }
 
+/** A subscription of the machine to its import's live channel. */
+interface Watch {
+  importId: string;
+  handlers: SegmentsImportLiveHandlers;
+  stopped: boolean;
+}
+
 /** Lets the promise callbacks of a settled call and the machine's reaction run. */
 const flush = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** The machine on a simulated clock, with stubbed calls that stay pending until the test settles them. */
 function createHarness(input: SegmentsImportInput = modelInput) {
   const calls: PendingCall[] = [];
+  const watches: Watch[] = [];
   const clock = new SimulatedClock();
 
   function call<T>(id: SegmentsImportInvokeId, input: unknown, signal: AbortSignal): Promise<T> {
@@ -62,6 +72,13 @@ function createHarness(input: SegmentsImportInput = modelInput) {
     upload: (file, signal) => call('upload', file, signal),
     finalize: (request, signal) => call('finalize', request, signal),
     fetchStatus: (importId, signal) => call('fetchStatus', importId, signal),
+    watch: (importId, handlers) => {
+      const watch: Watch = { importId, handlers, stopped: false };
+      watches.push(watch);
+      return () => {
+        watch.stopped = true;
+      };
+    },
   };
 
   const actor = createActor(segmentsImportMachine.provide({ actors: segmentsImportActors(services) }), { input, clock }).start();
@@ -76,8 +93,17 @@ function createHarness(input: SegmentsImportInput = modelInput) {
   }
 
   const callsTo = (id: SegmentsImportInvokeId) => calls.filter((c) => c.id === id);
+  const activeWatches = () => watches.filter((watch) => !watch.stopped);
 
-  return { actor, calls, callsTo, clock, settle, snapshot: (): SegmentsImportSnapshot => actor.getSnapshot() };
+  /** The live channel reports to the one subscription the machine holds. */
+  async function report(tell: (handlers: SegmentsImportLiveHandlers) => void) {
+    const active = activeWatches();
+    if (active.length !== 1) throw new Error(`${active.length} live subscriptions are active`);
+    tell((active[0] as Watch).handlers);
+    await flush();
+  }
+
+  return { actor, calls, callsTo, watches, activeWatches, report, clock, settle, snapshot: (): SegmentsImportSnapshot => actor.getSnapshot() };
 }
 
 type Harness = ReturnType<typeof createHarness>;
@@ -130,6 +156,13 @@ function machineExecutors(harness: Harness): SegmentsImportExecutors {
     [POLL_DUE_EVENT]: pollDue(harness),
     'xstate.done.actor.fetchStatus': settleFrom(harness, 'fetchStatus'),
     'xstate.error.actor.fetchStatus': settleFrom(harness, 'fetchStatus'),
+    'segmentsImportChannel.connected': () => harness.report((channel) => channel.connected()),
+    'segmentsImportChannel.lost': () => harness.report((channel) => channel.lost()),
+    'segmentsImportChannel.update': (event) =>
+      harness.report((channel) => {
+        if (event.type !== 'segmentsImportChannel.update') throw new Error('an update to report');
+        channel.update(event.update);
+      }),
   } satisfies SegmentsImportExecutors;
 }
 
@@ -215,6 +248,8 @@ describe('segments import machine: generated paths', () => {
         const actual = harness.snapshot();
         expect(actual.value).toEqual(expected.value);
         expect(actual.context).toEqual(expected.context);
+        // Subscribed to its import's channel exactly while finalizing.
+        expect(harness.activeWatches().map((watch) => watch.importId)).toEqual(expected.matches('finalizing') ? [modelPreview.importId] : []);
       }),
     );
     harness.actor.stop();
@@ -516,5 +551,137 @@ describe('segments import machine: polling', () => {
     harness.clock.increment(60_000);
     await flush();
     expect(harness.callsTo('fetchStatus')).toEqual([]);
+  });
+});
+
+describe('segments import machine: live channel', () => {
+  /** Finalized, with the channel's subscription confirmed while the mapping was sent. */
+  async function liveFinalized(): Promise<Harness> {
+    const harness = await inPreview();
+    harness.actor.send({ type: 'segmentsImport.mapColumn', column: 2, role: 'value' });
+    harness.actor.send({ type: 'segmentsImport.finalize' });
+    await harness.report((channel) => channel.connected());
+    await harness.settle('finalize', { output: modelStatuses.queued });
+    return harness;
+  }
+
+  it('subscribes to its own import while finalizing, and unsubscribes once finalized', async () => {
+    const harness = await inPreview();
+    expect(harness.watches).toEqual([]);
+    harness.actor.send({ type: 'segmentsImport.mapColumn', column: 2, role: 'value' });
+    harness.actor.send({ type: 'segmentsImport.finalize' });
+    expect(harness.activeWatches().map((watch) => watch.importId)).toEqual(['simp_model']);
+    await harness.settle('finalize', { output: modelStatuses.queued });
+    await poll(harness, { output: modelStatuses.succeeded });
+    expect(harness.activeWatches()).toEqual([]);
+  });
+
+  it('unsubscribes when the mapping is refused, and when the actor stops', async () => {
+    const refused = await inPreview();
+    refused.actor.send({ type: 'segmentsImport.mapColumn', column: 2, role: 'value' });
+    refused.actor.send({ type: 'segmentsImport.finalize' });
+    await refused.settle('finalize', { error: finalizeRefusal });
+    expect(refused.activeWatches()).toEqual([]);
+
+    const left = await liveFinalized();
+    left.actor.stop();
+    expect(left.activeWatches()).toEqual([]);
+  });
+
+  it('shows the progress the channel reports, which only grows', async () => {
+    const harness = await liveFinalized();
+    await harness.report((channel) => channel.update(liveUpdates.running));
+    expect(harness.snapshot().context.progress).toBe(50);
+    await harness.report((channel) => channel.update({ ...liveUpdates.running, progress: 20 }));
+    expect(harness.snapshot().context.progress).toBe(50);
+    // A poll answering an older state does not take it back either.
+    await poll(harness, { output: modelStatuses.queued });
+    expect(harness.snapshot().context.progress).toBe(50);
+  });
+
+  it('ends the import when the channel reports it done without refused rows, with no poll', async () => {
+    const harness = await liveFinalized();
+    await harness.report((channel) => channel.update(liveUpdates.succeeded));
+    expect(harness.snapshot().value).toEqual({ finalized: 'succeeded' });
+    expect(harness.snapshot().context).toMatchObject({ progress: 100, result: { successCount: 2, failureCount: 0, failures: [] } });
+    expect(harness.callsTo('fetchStatus')).toEqual([]);
+  });
+
+  it('fetches the refused rows at once when the channel reports the import done with them, or failed', async () => {
+    const withErrors = await liveFinalized();
+    await withErrors.report((channel) => channel.update(liveUpdates.withErrors));
+    expect(withErrors.snapshot().value).toEqual({ finalizing: 'polling' });
+    expect(withErrors.callsTo('fetchStatus')).toHaveLength(1);
+    await withErrors.settle('fetchStatus', { output: modelStatuses.withErrors });
+    expect(withErrors.snapshot().value).toEqual({ finalized: 'withErrors' });
+    expect(withErrors.snapshot().context.result?.failures).toEqual(modelStatuses.withErrors.failures);
+
+    const failed = await liveFinalized();
+    await failed.report((channel) => channel.update({ status: 'failed', progress: 50, successCount: 0, failureCount: 0, error: 'cut' }));
+    expect(failed.callsTo('fetchStatus')).toHaveLength(1);
+    await failed.settle('fetchStatus', { output: modelStatuses.failed });
+    expect(failed.snapshot().context.failure).toEqual({ kind: 'import', messages: [modelStatuses.failed.error] });
+  });
+
+  it('takes the end reported while the mapping is still being sent', async () => {
+    const harness = await inPreview();
+    harness.actor.send({ type: 'segmentsImport.mapColumn', column: 2, role: 'value' });
+    harness.actor.send({ type: 'segmentsImport.finalize' });
+    await harness.report((channel) => channel.connected());
+    await harness.report((channel) => channel.update(liveUpdates.succeeded));
+    expect(harness.snapshot().value).toEqual({ finalized: 'succeeded' });
+    expect(harness.callsTo('finalize')[0]?.signal.aborted).toBe(true);
+  });
+
+  it(`polls first on the schedule, then every ${LIVE_SAFETY_POLL_MS / 1000} s while live`, async () => {
+    const harness = await liveFinalized();
+    const waits: number[] = [];
+    for (let n = 1; n <= 3; n += 1) {
+      const before = harness.clock.now();
+      await poll(harness, { output: modelStatuses.running });
+      waits.push(harness.clock.now() - before);
+    }
+    expect(waits).toEqual([3_000, LIVE_SAFETY_POLL_MS, LIVE_SAFETY_POLL_MS]);
+  });
+
+  it('goes back to the schedule at once when the channel is lost', async () => {
+    const harness = await liveFinalized();
+    await poll(harness, { output: modelStatuses.running });
+    harness.clock.increment(10_000);
+    await harness.report((channel) => channel.lost());
+    expect(harness.snapshot().context.live).toBe(false);
+    // The schedule's wait (3 s), from the loss: not what was left of the 30 s.
+    expect(pollWaitMs(harness.snapshot())).toBe(3_000);
+    await pollDue(harness)();
+  });
+
+  it('polls at once when the channel comes back, to catch up on what it missed', async () => {
+    const harness = await finalized();
+    await harness.report((channel) => channel.connected());
+    expect(harness.snapshot().value).toEqual({ finalizing: 'polling' });
+    expect(harness.callsTo('fetchStatus')).toHaveLength(1);
+    expect(harness.snapshot().context.live).toBe(true);
+  });
+
+  it('keeps polling on the schedule when the channel rejects the subscription', async () => {
+    const harness = await finalized();
+    await harness.report((channel) => channel.lost());
+    for (let n = 1; n <= 2; n += 1) {
+      const before = harness.clock.now();
+      await poll(harness, { output: modelStatuses.running });
+      expect(harness.clock.now() - before).toBe(3_000);
+    }
+    await poll(harness, { output: modelStatuses.succeeded });
+    expect(harness.snapshot().value).toEqual({ finalized: 'succeeded' });
+  });
+
+  it('takes each way into finalized.succeeded: a poll, or the channel (the chart check cannot tell them apart)', () => {
+    const ways = new Set<string>();
+    for (const path of paths) {
+      for (const step of path.steps) {
+        if ((step.state as SegmentsImportSnapshot).matches({ finalized: 'succeeded' })) ways.add(step.event.type);
+      }
+    }
+    expect([...ways].sort()).toEqual(['segmentsImportChannel.update', 'xstate.done.actor.fetchStatus']);
   });
 });

@@ -1,16 +1,18 @@
 import type { ActorLogic, AnyMachineSnapshot, EventObject } from 'xstate';
 import { TestModel } from 'xstate/graph';
 import type { TestParam } from 'xstate/graph';
-import { isMappingComplete, pollIntervalMs, roleOfColumn } from '../../../machines/segmentsImport/mapping';
+import { isMappingComplete, nextPollDelayMs, roleOfColumn } from '../../../machines/segmentsImport/mapping';
 import { segmentsImportFailure } from '../../../machines/segmentsImport/segmentsImportActors';
 import type { SegmentsImportInvokeId } from '../../../machines/segmentsImport/segmentsImportActors';
 import { segmentsImportMachine } from '../../../machines/segmentsImport/segmentsImportMachine';
 import type { SegmentsImportSnapshot } from '../../../machines/segmentsImport/segmentsImportMachine';
 import type {
+  SegmentsImportChannelEvent,
   SegmentsImportEvent,
   SegmentsImportInput,
   SegmentsImportPreview,
   SegmentsImportStatus,
+  SegmentsImportUpdate,
 } from '../../../machines/segmentsImport/types';
 import type { AnyTestModel, MachineModelEntry } from '../support/modelPaths';
 
@@ -85,6 +87,14 @@ export const modelStatuses = {
   failed: { status: 'failed', progress: 50, successCount: 0, failureCount: 0, failures: [], error: 'The import was interrupted; nothing was imported' },
 } as const satisfies Record<string, SegmentsImportStatus>;
 
+/** What the live channel reports (SegmentsImportChannel): the import's state without its refused rows. */
+export const liveUpdates = {
+  running: { status: 'finalizing', progress: 50, successCount: 0, failureCount: 0, error: null },
+  succeeded: { status: 'done', progress: 100, successCount: 2, failureCount: 0, error: null },
+  /** Done with a refused row: the rows come with a poll. */
+  withErrors: { status: 'done', progress: 100, successCount: 1, failureCount: 1, error: null },
+} as const satisfies Record<string, SegmentsImportUpdate>;
+
 export const uploadRefusal = segmentsImportFailure('upload', ['The file is larger than 200 MB']);
 export const finalizeRefusal = segmentsImportFailure('finalize', ['Customer segment not found']);
 export const statusCheckError = new TypeError('Failed to fetch');
@@ -98,11 +108,15 @@ type DoneEvent<Id extends SegmentsImportInvokeId> = {
 };
 type ErrorEvent<Id extends SegmentsImportInvokeId> = { type: `xstate.error.actor.${Id}`; error: unknown };
 
-/** Every event the model takes: the machine's own, the invocations' done/error events and the poll delay. */
+/**
+ * Every event the model takes: the machine's own, the calls' done/error events, the poll delay
+ * and what the live channel reports.
+ */
 export type SegmentsImportModelEvent =
   | SegmentsImportEvent
   | { [Id in SegmentsImportInvokeId]: DoneEvent<Id> | ErrorEvent<Id> }[SegmentsImportInvokeId]
-  | { type: typeof POLL_DUE_EVENT };
+  | { type: typeof POLL_DUE_EVENT }
+  | SegmentsImportChannelEvent;
 export type SegmentsImportModelEventType = SegmentsImportModelEvent['type'];
 
 export const modelEvents: readonly SegmentsImportModelEvent[] = [
@@ -127,6 +141,12 @@ export const modelEvents: readonly SegmentsImportModelEvent[] = [
   { type: 'xstate.done.actor.fetchStatus', output: modelStatuses.withErrors },
   { type: 'xstate.done.actor.fetchStatus', output: modelStatuses.failed },
   { type: 'xstate.error.actor.fetchStatus', error: statusCheckError },
+
+  { type: 'segmentsImportChannel.connected' },
+  { type: 'segmentsImportChannel.lost' },
+  { type: 'segmentsImportChannel.update', update: liveUpdates.running },
+  { type: 'segmentsImportChannel.update', update: liveUpdates.succeeded },
+  { type: 'segmentsImportChannel.update', update: liveUpdates.withErrors },
 ];
 
 /** Makes a step's event happen in the system under test (the machine, or the page in jsdom). */
@@ -149,13 +169,17 @@ export function pathTestParams(
   return { events, states: { '*': (snapshot) => assertState(snapshot as SegmentsImportSnapshot) } };
 }
 
-/** How long the poll due in `waiting` waits: the schedule's interval of the next poll. */
+/** How long the poll due in `waiting` waits: the schedule's interval of the next poll, or the safety interval while live. */
 export function pollWaitMs(waiting: SegmentsImportSnapshot): number {
-  return pollIntervalMs(waiting.context.polls + 1);
+  return nextPollDelayMs(waiting.context);
 }
 
 export function isViewEvent(event: SegmentsImportModelEvent): event is SegmentsImportEvent {
   return event.type.startsWith('segmentsImport.');
+}
+
+export function isChannelEvent(event: SegmentsImportModelEvent): event is SegmentsImportChannelEvent {
+  return event.type.startsWith('segmentsImportChannel.');
 }
 
 /** The machine as the model sees it: its event type widened to the done/error and delayed events. */
@@ -181,11 +205,14 @@ function serializeState(snapshot: SegmentsImportSnapshot, event?: EventObject): 
  * headers kept (both differ from the model's state only in what the server will receive), a
  * failed status check. The chart never branches on which failure happened or which columns a
  * complete mapping uses, so what follows them is what follows the state they equal up to
- * context, explored there. An incomplete mapping is explored (finalizing refuses it).
+ * context, explored there. An incomplete mapping is explored (finalizing refuses it). An outcome
+ * reached after polling a while, or with the live channel, is a leaf too: what follows an
+ * outcome (starting over) is explored from the outcome of the first poll.
  */
 function isExploredElsewhere(snapshot: SegmentsImportSnapshot): boolean {
-  const { failure, mapping, skipHeaders, statusCheckFailed } = snapshot.context;
+  const { failure, mapping, skipHeaders, statusCheckFailed, live } = snapshot.context;
   if (failure !== null && !snapshot.matches('finalized')) return true;
+  if (snapshot.matches('finalized')) return live || snapshot.context.polls >= 1;
   if (snapshot.matches('preview')) {
     const otherComplete =
       isMappingComplete(mapping) && (mapping.customerId !== MODEL_COMPLETE_MAPPING.customerId || mapping.value !== MODEL_COMPLETE_MAPPING.value);
@@ -202,7 +229,49 @@ function isExploredElsewhere(snapshot: SegmentsImportSnapshot): boolean {
 function isModelled(snapshot: SegmentsImportSnapshot, event: SegmentsImportModelEvent): boolean {
   if (event.type === 'segmentsImport.fileChosen' && snapshot.context.file !== null) return false;
   if (event.type === 'segmentsImport.mapColumn' && roleOfColumn(snapshot.context.mapping, event.column) === event.role) return false;
+  if (!isLiveModelled(snapshot, event)) return false;
   return isViewEvent(event) ? snapshot.can(event) : true;
+}
+
+/**
+ * The live channel in the model. Its transitions are the same in every child of `finalizing`
+ * and at every poll count, so the model tells two stories that take each of them once, each
+ * state on them reached one way (else the paths multiply past what QA can read):
+ * 1. It connects while the mapping is sent; reports progress before the first poll (which
+ *    still comes on the schedule); the polls answer 'still running' and come on the slow safety
+ *    interval after the first; it reports the end while waiting for the second poll (done: the
+ *    import ends; done with refused rows: a poll fetches them at once); or it is lost while
+ *    waiting for the third poll, or during it, and polling goes on on the schedule.
+ * 2. It connects while waiting for the first poll: a poll catches up at once.
+ */
+function isLiveModelled(snapshot: SegmentsImportSnapshot, event: SegmentsImportModelEvent): boolean {
+  const { live, polls, progress } = snapshot.context;
+  const waiting = snapshot.matches({ finalizing: 'waiting' });
+  const polling = snapshot.matches({ finalizing: 'polling' });
+  const submitting = snapshot.matches({ finalizing: 'submitting' });
+  switch (event.type) {
+    case 'segmentsImportChannel.connected':
+      return !live && polls === 0 && (submitting || waiting);
+    case 'segmentsImportChannel.lost':
+      return live && polls === 2 && progress < 100 && (waiting || polling);
+    case 'segmentsImportChannel.update':
+      if (!live) return false;
+      if (event.update.status === 'done') return waiting && polls === 1 && progress < 100;
+      return waiting && polls === 0 && progress < event.update.progress;
+    case POLL_DUE_EVENT:
+      // Story 1 reports progress before the first poll.
+      return !live || polls > 0 || progress > 0;
+    case 'xstate.done.actor.fetchStatus':
+    case 'xstate.error.actor.fetchStatus':
+      if (!live) return true;
+      // After the channel said the import finished, the poll fetches the outcome.
+      if (progress === 100) return event.type === 'xstate.error.actor.fetchStatus' || event.output.status !== 'in_progress';
+      // Story 2 ends with the catch-up poll asked for.
+      if (polls === 0 && progress === 0) return false;
+      return event.type === 'xstate.done.actor.fetchStatus' && event.output.status === 'in_progress';
+    default:
+      return true;
+  }
 }
 
 export function segmentsImportTestModel(

@@ -8,6 +8,7 @@ import {
   selectFailureMessages,
   selectFailureRows,
   selectImportId,
+  selectIsLive,
   selectOutcome,
   selectProgress,
   selectRowsToImport,
@@ -31,6 +32,7 @@ const baseContext: SegmentsImportContext = {
   polls: 0,
   progress: 0,
   statusCheckFailed: false,
+  live: false,
   result: null,
   failure: null,
 };
@@ -75,6 +77,12 @@ describe('segments import selectors', () => {
     expect(selectStatusCheckMessage(snapshotAt({ finalizing: 'waiting' }, { statusCheckFailed: true }))).toBe(STATUS_CHECK_FAILURE_MESSAGE);
     expect(selectStatusCheckMessage(snapshotAt({ finalizing: 'waiting' }))).toBeNull();
     expect(selectStatusCheckMessage(snapshotAt({ finalized: 'failed' }, { statusCheckFailed: true }))).toBeNull();
+  });
+
+  it('says the import is followed live only while finalizing with the channel subscribed', () => {
+    expect(selectIsLive(snapshotAt({ finalizing: 'waiting' }, { live: true }))).toBe(true);
+    expect(selectIsLive(snapshotAt({ finalizing: 'polling' }, { live: false }))).toBe(false);
+    expect(selectIsLive(snapshotAt({ finalized: 'succeeded' }, { live: true }))).toBe(false);
   });
 
   it('gives the failure lines of the kinds asked for', () => {

@@ -8,6 +8,8 @@ import { SegmentsImport } from '../../../src/imports/SegmentsImport';
 import { inspectorRegistry } from '../../../src/inspector/registry';
 import { apiDraftAnswer, apiSegmentsImportView } from '../../machines/segmentsImport/segmentsImportApiAnswers';
 import { MODEL_SEGMENT_ID, modelPreview, modelStatuses } from '../../machines/segmentsImport/segmentsImportModel';
+import { createFakeLiveChannels } from '../cable/fakeLiveChannels';
+import type { FakeLiveChannels } from '../cable/fakeLiveChannels';
 import { defaultFakeApi, fullAccessUser, renderApp, renderWithProviders } from '../renderApp';
 import { apiErrors, createFakeApi } from '../support/fakeApi';
 import type { FakeApi } from '../support/fakeApi';
@@ -44,14 +46,19 @@ function fakeServer(preview = modelPreview): FakeApi {
 interface Page {
   user: UserEvent;
   api: FakeApi;
+  live: FakeLiveChannels;
   clock: SimulatedClock;
   container: HTMLElement;
 }
 
 function renderImport(api: FakeApi = fakeServer()): Page {
   const clock = new SimulatedClock();
-  const { container } = renderWithProviders(<SegmentsImport segmentId={MODEL_SEGMENT_ID} clock={clock} />, { user: fullAccessUser, api });
-  return { user: userEvent.setup({ applyAccept: false }), api, clock, container };
+  const live = createFakeLiveChannels();
+  const { container } = renderWithProviders(<SegmentsImport segmentId={MODEL_SEGMENT_ID} clock={clock} channels={live.channels} />, {
+    user: fullAccessUser,
+    api,
+  });
+  return { user: userEvent.setup({ applyAccept: false }), api, live, clock, container };
 }
 
 const csv = () => new File(['Customer ID,Company,Plan\n'], 'plans.csv', { type: 'text/csv' });
@@ -391,5 +398,90 @@ describe('the attribute values import page: importing', () => {
     const entries = inspectorRegistry.list().filter((entry) => entry.name === 'segmentsImport');
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ live: true, importId: 'simp_model' });
+  });
+});
+
+describe('the attribute values import page: progress over SegmentsImportChannel', () => {
+  const IMPORT_ID = 'simp_model';
+
+  async function importingLive(api: FakeApi = fakeServer()): Promise<Page> {
+    const page = renderImport(api);
+    await uploadToPreview(page);
+    await pick(page, 3, 'Value');
+    await page.user.click(screen.getByRole('button', { name: 'Import 2 rows' }));
+    await screen.findByRole('progressbar', { name: 'Import progress' });
+    await waitFor(() => expect(page.live.active()).toHaveLength(1));
+    return page;
+  }
+
+  /** A message of the channel, as the server sends it. */
+  const message = (fields: Partial<{ import_id: string; status: string; progress: number; success_count: number; failure_count: number; error: string | null }>) => ({
+    import_id: IMPORT_ID,
+    kind: 'segments',
+    status: 'finalizing',
+    progress: 0,
+    event: 'commit started',
+    success_count: 0,
+    failure_count: 0,
+    error: null,
+    created_at: '2026-03-02T09:00:00.000Z',
+    ...fields,
+  });
+
+  it('subscribes to SegmentsImportChannel for its import once the mapping is sent', async () => {
+    const page = await importingLive();
+    expect(page.live.active().map((subscription) => subscription.params)).toEqual([{ channel: 'SegmentsImportChannel', id: IMPORT_ID }]);
+    expect(screen.queryByText('Live')).not.toBeInTheDocument();
+    page.live.tell((channel) => channel.connected?.());
+    expect(await screen.findByText('Live')).toBeInTheDocument();
+  });
+
+  it('moves the progress bar as the channel reports, without waiting for a poll', async () => {
+    const page = await importingLive();
+    page.live.tell((channel) => channel.received?.(message({ progress: 50 })));
+    await waitFor(() => expect(screen.getByRole('progressbar', { name: 'Import progress' })).toHaveAttribute('aria-valuenow', '50'));
+    expect(screen.getByText('50%')).toBeInTheDocument();
+    // Another import's message, or something else, changes nothing.
+    page.live.tell((channel) => channel.received?.(message({ import_id: 'simp_other', progress: 90 })));
+    page.live.tell((channel) => channel.received?.('hello'));
+    expect(screen.getByText('50%')).toBeInTheDocument();
+    expect(page.api.requestsTo(`GET /segments_importer/${IMPORT_ID}`)).toHaveLength(0);
+  });
+
+  it("shows 'all N values imported' as soon as the channel reports the import done, and unsubscribes", async () => {
+    const page = await importingLive();
+    page.live.tell((channel) => channel.connected?.());
+    page.live.tell((channel) => channel.received?.(message({ status: 'done', progress: 100, success_count: 42 })));
+    expect(await screen.findByText('all 42 values imported')).toBeInTheDocument();
+    expect(page.api.requestsTo(`GET /segments_importer/${IMPORT_ID}`)).toHaveLength(0);
+    expect(page.live.active()).toEqual([]);
+  });
+
+  it('fetches the refused rows at once when the channel reports the import done with some', async () => {
+    const api = fakeServer();
+    api.on(STATUS, () => ({ status: 200, body: apiSegmentsImportView(IMPORT_ID, modelStatuses.withErrors) }));
+    const page = await importingLive(api);
+    page.live.tell((channel) => channel.received?.(message({ status: 'done', progress: 100, success_count: 1, failure_count: 1 })));
+    expect(await screen.findByText('1 value imported, 1 row could not be imported.')).toBeInTheDocument();
+    expect(api.requestsTo(`GET /segments_importer/${IMPORT_ID}`)).toHaveLength(1);
+  });
+
+  it('keeps polling when the channel rejects the subscription, so the result still shows', async () => {
+    const api = fakeServer();
+    const page = await importingLive(api);
+    page.live.tell((channel) => channel.lost?.());
+    api.on(STATUS, () => ({ status: 200, body: apiSegmentsImportView(IMPORT_ID, { ...modelStatuses.succeeded, successCount: 3 }) }));
+    page.clock.increment(3_000);
+    expect(await screen.findByText('all 3 values imported')).toBeInTheDocument();
+  });
+
+  it('closes the live channels when the session ends (a 401 signs the user out)', async () => {
+    const api = fakeServer();
+    const page = await importingLive(api);
+    expect(page.live.closeCount()).toBe(0);
+    api.on(STATUS, () => ({ status: 401, body: { errors: [{ detail: 'You need to sign in or sign up before continuing.', status: '401' }] } }));
+    page.clock.increment(3_000);
+    await waitFor(() => expect(page.live.closeCount()).toBe(1));
+    expect(page.live.active()).toEqual([]);
   });
 });

@@ -31,6 +31,8 @@ import {
 import type { SegmentsImportExecutors, SegmentsImportModelEvent } from '../../machines/segmentsImport/segmentsImportModel';
 import { describePath, generatePaths } from '../../machines/support/modelPaths';
 import type { AnyTestPath } from '../../machines/support/modelPaths';
+import { createFakeLiveChannels } from '../cable/fakeLiveChannels';
+import type { FakeLiveChannels } from '../cable/fakeLiveChannels';
 import { fullAccessUser, renderWithProviders } from '../renderApp';
 import { apiErrors, createFakeApi } from '../support/fakeApi';
 import type { FakeAnswer, FakeApi } from '../support/fakeApi';
@@ -38,8 +40,9 @@ import type { FakeAnswer, FakeApi } from '../support/fakeApi';
 /**
  * The segments import machine's generated paths walked through the real component: each event
  * is made to happen the way a user or the server makes it (choosing a file, picking a role in
- * a column's menu, the fake API answering, the poll interval passing on a simulated clock),
- * and after every step what the user sees must match the state the model expects.
+ * a column's menu, the fake API answering, the live channel reporting, the poll interval
+ * passing on a simulated clock), and after every step what the user sees must match the state
+ * the model expects.
  */
 
 const DRAFT = 'POST /segments_importer/draft';
@@ -76,6 +79,7 @@ function answerFor(event: SegmentsImportModelEvent): [HeldRoute, FakeAnswer] {
 interface Walk {
   user: UserEvent;
   api: FakeApi;
+  live: FakeLiveChannels;
   clock: SimulatedClock;
   container: HTMLElement;
   /** The state the model expected after the previous step. */
@@ -92,6 +96,12 @@ const importButton = () => screen.getByRole('button', { name: /^Import \d+ rows?
 
 function viewExecutors(walk: Walk): SegmentsImportExecutors {
   const { user, api } = walk;
+
+  /** The server's part of the live channel: SegmentsImportChannel tells the page's subscription. */
+  const channel = (tell: Parameters<FakeLiveChannels['tell']>[0]) => async () => {
+    await waitFor(() => expect(walk.live.active()).toHaveLength(1));
+    walk.live.tell(tell);
+  };
 
   const answer = async (event: SegmentsImportModelEvent) => {
     const [route, reply] = answerFor(event);
@@ -144,6 +154,25 @@ function viewExecutors(walk: Walk): SegmentsImportExecutors {
     },
     'xstate.done.actor.fetchStatus': answer,
     'xstate.error.actor.fetchStatus': answer,
+    'segmentsImportChannel.connected': channel((handlers) => handlers.connected?.()),
+    'segmentsImportChannel.lost': channel((handlers) => handlers.lost?.()),
+    'segmentsImportChannel.update': async (event) => {
+      if (event.type !== 'segmentsImportChannel.update') throw new Error('an update to report');
+      const { update } = event;
+      // As the server sends it (server/cable/importEvents.ts).
+      const message = {
+        import_id: modelPreview.importId,
+        kind: 'segments',
+        status: update.status,
+        progress: update.progress,
+        event: update.status === 'done' ? 'committed' : 'commit started',
+        success_count: update.successCount,
+        failure_count: update.failureCount,
+        error: update.error,
+        created_at: '2026-03-02T09:00:00.000Z',
+      };
+      await channel((handlers) => handlers.received?.(message))();
+    },
   } satisfies SegmentsImportExecutors;
 }
 
@@ -201,6 +230,8 @@ async function expectUiOf(walk: Walk, expected: SegmentsImportSnapshot) {
     } else if (expected.matches('finalizing')) {
       expect(screen.getByRole('progressbar', { name: 'Import progress' })).toHaveAttribute('aria-valuenow', String(context.progress));
       expect(walk.api.waiting(STATUS)).toBe(expected.matches({ finalizing: 'polling' }) ? 1 : 0);
+      if (context.live) expect(screen.getByText('Live')).toBeInTheDocument();
+      else expect(screen.queryByText('Live')).not.toBeInTheDocument();
     } else if (expected.matches({ finalized: 'succeeded' })) {
       expect(screen.getByText(allValuesImportedMessage(context.result?.successCount ?? -1))).toBeInTheDocument();
     } else if (expected.matches({ finalized: 'withErrors' })) {
@@ -217,6 +248,10 @@ async function expectUiOf(walk: Walk, expected: SegmentsImportSnapshot) {
       throw new Error(`No view expectation for ${JSON.stringify(expected.value)}`);
     }
     expectMessages(expected);
+    // The page listens to its import's channel exactly while the import is being finalized.
+    expect(walk.live.active().map((subscription) => subscription.params)).toEqual(
+      expected.matches('finalizing') ? [{ channel: 'SegmentsImportChannel', id: modelPreview.importId }] : [],
+    );
   });
 }
 
@@ -225,13 +260,14 @@ const paths = generatePaths(anySegmentsImportTestModel());
 describe('the attribute values import page along the segments import paths', () => {
   it.each(paths.map((path): [string, AnyTestPath] => [describePath(path), path]))('%s', async (_, path) => {
     const api = fakeServer();
+    const live = createFakeLiveChannels();
     const clock = new SimulatedClock();
     const { container } = renderWithProviders(
-      <SegmentsImport segmentId={MODEL_SEGMENT_ID} clock={clock} maxPolls={MODEL_MAX_POLLS} />,
+      <SegmentsImport segmentId={MODEL_SEGMENT_ID} clock={clock} maxPolls={MODEL_MAX_POLLS} channels={live.channels} />,
       { user: fullAccessUser, api },
     );
     // The page's file input accepts .csv; a user can still pick another file in the system dialog.
-    const walk: Walk = { user: userEvent.setup({ applyAccept: false }), api, clock, container, previous: undefined };
+    const walk: Walk = { user: userEvent.setup({ applyAccept: false }), api, live, clock, container, previous: undefined };
 
     await path.test(
       pathTestParams(viewExecutors(walk), async (expected) => {

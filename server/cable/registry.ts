@@ -1,0 +1,9 @@
+import { channelRegistry } from './channels';
+import { segmentsImportChannel } from './segmentsImportChannel';
+
+/**
+ * The live channels the server offers. BusinessReportChannel, SectionDetailsExportChannel,
+ * IntegrationStatusEventsChannel and IntegrationsChannel (spec, second document) join here as
+ * their features are built: each is a `CableChannel` (server/cable/channels.ts).
+ */
+export const cableChannels = channelRegistry([segmentsImportChannel]);
