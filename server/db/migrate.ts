@@ -6,6 +6,7 @@ import * as snapshotStore from './migrations/0004_snapshot_store';
 import * as imports from './migrations/0005_imports';
 import * as importFiles from './migrations/0006_import_files';
 import * as bumpOnce from './migrations/0007_bump_once';
+import * as raiseDataVersion from './migrations/0008_raise_data_version';
 import type { DB } from './schema';
 
 /**
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0005_imports': imports,
   '0006_import_files': importFiles,
   '0007_bump_once': bumpOnce,
+  '0008_raise_data_version': raiseDataVersion,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

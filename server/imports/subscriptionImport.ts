@@ -149,8 +149,12 @@ async function importFile(run: ImportRun, session: Session, trx: Transaction<DB>
   const { database, accountId, importId, mapping, context } = run;
   // One run at a time gets past here; the one that comes second finds the import done.
   await sql`select pg_advisory_xact_lock(${COMMIT_LOCK_CLASS}, hashtext(${importId}))`.execute(trx);
-  const current = await trx.selectFrom('imports').select('status').where('account_id', '=', accountId).where('id', '=', importId).executeTakeFirst();
+  // Locked as the foreign-key checks of its payments would lock them: the import (its row is
+  // rewritten at the end) and the account, which no one may now delete under this transaction.
+  const current = await trx.selectFrom('imports').select('status').where('account_id', '=', accountId).where('id', '=', importId).forKeyShare().executeTakeFirst();
   if (!current || (current.status !== 'in_progress' && current.status !== 'finalizing')) return null;
+  await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forKeyShare().executeTakeFirstOrThrow();
+  const bulk = await rowTriggersSkippable(trx);
   await sql`create temporary table import_stage (
               payment_id text not null, customer_id text not null, customer_name text,
               started_at date not null, ended_at date not null, duration_in_months integer not null, total_value bigint not null,
@@ -162,7 +166,7 @@ async function importFile(run: ImportRun, session: Session, trx: Transaction<DB>
   const withItem = mapping.product !== undefined || mapping.revenue_type !== undefined || mapping.units !== undefined;
   const ids = new PaymentIdSet();
   const anyPayment = await sql`select 1 from payments where account_id = ${accountId} limit 1`.execute(trx);
-  const known = new KnownKeys(anyPayment.rows.length === 0);
+  const known = new KnownKeys(anyPayment.rows.length === 0, bulk);
   let inFlight: Promise<void> | null = null;
   const later = async (work: () => Promise<void>) => {
     if (inFlight) await inFlight;
@@ -222,6 +226,8 @@ async function importFile(run: ImportRun, session: Session, trx: Transaction<DB>
   if (inFlight) await inFlight;
 
   steps.done('read, validate and write new payments');
+  // What the skipped statement triggers of payments and payment_items would have done.
+  if (bulk && created > 0) await sql`select raise_data_version(array[${accountId}]::text[])`.execute(trx);
   await auditImport(trx, accountId, importId, 'validation finished', 'in_progress', { valid: validCount, failed: failedCount, slash_dates: context.slashOrder ?? 'refused when ambiguous' });
   await reportProgress(database, accountId, importId, 85);
   // From here the transaction holds the import's row: no more progress from beside it.
@@ -294,8 +300,15 @@ async function reportProgress(database: Database, accountId: string, importId: s
  */
 class KnownKeys {
   static readonly LIMIT = 500_000;
-  /** The account had no payments when the import began: every payment of the file is new (its repeats are caught in memory). */
-  constructor(readonly noPayments: boolean) {}
+  /**
+   * noPayments: the account had no payments when the import began, so every payment of the
+   * file is new (its repeats are caught in memory). bulk: new payments and items are written
+   * with the row triggers skipped, their references checked and locked here instead.
+   */
+  constructor(
+    readonly noPayments: boolean,
+    readonly bulk: boolean,
+  ) {}
   readonly customers = new Set<string>();
   readonly products = new Set<string>();
   remember(set: Set<string>, key: string): void {
@@ -322,14 +335,28 @@ async function writeBatch(session: Session, trx: Transaction<DB>, run: ImportRun
   }
   if (customers.size > 0) {
     // In file order: a customer's name is the one its first row gives.
-    await sql`insert into customers (account_id, id, name, source)
-              select ${accountId}, c.id, c.name, 'csv_import' from unnest(${[...customers.keys()]}::text[], ${[...customers.values()]}::text[]) as c(id, name)
-              on conflict (account_id, id) do nothing`.execute(trx);
+    await ensureReferenced(customers, known.bulk, async (missing) => {
+      const ids = [...missing.keys()];
+      const names = ids.map((id) => missing.get(id) as string);
+      const inserted = await sql<{ id: string }>`insert into customers (account_id, id, name, source)
+              select ${accountId}, c.id, c.name, 'csv_import' from unnest(${ids}::text[], ${names}::text[]) as c(id, name)
+              on conflict (account_id, id) do nothing returning id`.execute(trx);
+      return inserted.rows.map((row) => row.id);
+    }, async (existing) => {
+      const locked = await sql<{ id: string }>`select id from customers where account_id = ${accountId} and id = any(${existing}::text[]) for key share`.execute(trx);
+      return locked.rows.map((row) => row.id);
+    });
     for (const id of customers.keys()) known.remember(known.customers, id);
   }
   if (products.size > 0) {
-    await sql`insert into products (account_id, key, name) select ${accountId}, p.key, p.key from unnest(${[...products]}::text[]) as p(key)
-              on conflict (account_id, key) do nothing`.execute(trx);
+    await ensureReferenced(new Map([...products].map((key) => [key, key])), known.bulk, async (missing) => {
+      const inserted = await sql<{ key: string }>`insert into products (account_id, key, name) select ${accountId}, p.key, p.key from unnest(${[...missing.keys()]}::text[]) as p(key)
+              on conflict (account_id, key) do nothing returning key`.execute(trx);
+      return inserted.rows.map((row) => row.key);
+    }, async (existing) => {
+      const locked = await sql<{ key: string }>`select key from products where account_id = ${accountId} and key = any(${existing}::text[]) for key share`.execute(trx);
+      return locked.rows.map((row) => row.key);
+    });
     for (const key of products) known.remember(known.products, key);
   }
   const exists = new Set<string>();
@@ -356,10 +383,54 @@ async function writeBatch(session: Session, trx: Transaction<DB>, run: ImportRun
     payments += `${account}\t${copyText(row.paymentId)}\t${copyText(row.customerId)}\t1\t${row.startedAt}\t${row.endedAt}\t${row.months}\t${row.totalValue}\t${row.currency}\t${copyText(row.invoiceNumber)}\tcsv_import\t${importRef}\n`;
     if (withItem) items += `${account}\t${copyText(row.paymentId)}\t0\t${copyText(row.productKey)}\t${row.itemType}\t${row.quantity}\n`;
   }
-  if (payments) await session.copyIn('payments', PAYMENT_COLUMNS, payments);
-  if (items) await session.copyIn('payment_items', ITEM_COLUMNS, items);
+  if (payments) {
+    // Every reference of these rows is checked and locked above (customers, products) or at
+    // the start (account, import), and their items name their own new payments: the row
+    // triggers (one foreign-key check per reference per row, and the statement triggers that
+    // raise data_version, raised once at the end instead) are skipped for these two COPYs.
+    if (known.bulk) await sql`set local session_replication_role = replica`.execute(trx);
+    await session.copyIn('payments', PAYMENT_COLUMNS, payments);
+    if (items) await session.copyIn('payment_items', ITEM_COLUMNS, items);
+    if (known.bulk) await sql`set local session_replication_role = origin`.execute(trx);
+  }
   if (staged) await session.copyIn('import_stage', STAGE_COLUMNS, staged);
   return created;
+}
+
+/**
+ * Whether this connection may skip row triggers (`session_replication_role`, a superuser's
+ * setting unless granted): PGlite's user always may; a PostgreSQL role may or may not, and
+ * without it the foreign keys are checked row by row as usual.
+ */
+async function rowTriggersSkippable(trx: Transaction<DB>): Promise<boolean> {
+  if (process.env.SUBSCOPE_IMPORT_ROW_TRIGGERS === 'always') return false;
+  const found = await sql<{ allowed: boolean }>`select current_setting('is_superuser') = 'on' or has_parameter_privilege('session_replication_role', 'SET') as allowed`.execute(trx);
+  return found.rows[0]?.allowed === true;
+}
+
+/**
+ * Makes every key of `wanted` exist and, when the row triggers are skipped, hold a KEY SHARE
+ * lock for this transaction, as a foreign-key check would: a key this transaction inserts is
+ * its own; one that existed is locked, so no one deletes it before the commit. A key deleted by
+ * someone else between the insert and the lock is inserted again.
+ */
+export async function ensureReferenced(
+  wanted: ReadonlyMap<string, string>,
+  lock: boolean,
+  insertMissing: (missing: ReadonlyMap<string, string>) => Promise<string[]>,
+  lockExisting: (existing: string[]) => Promise<string[]>,
+): Promise<void> {
+  let missing = wanted;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const inserted = new Set(await insertMissing(missing));
+    if (!lock) return;
+    const existing = [...missing.keys()].filter((key) => !inserted.has(key));
+    if (existing.length === 0) return;
+    const locked = new Set(await lockExisting(existing));
+    if (locked.size === existing.length) return;
+    missing = new Map(existing.filter((key) => !locked.has(key)).map((key) => [key, wanted.get(key) as string]));
+  }
+  throw new Error('Customers or products of this import kept being deleted while it ran');
 }
 
 /**

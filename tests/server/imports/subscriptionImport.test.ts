@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { fileTooLarge, IMPORT_NOT_FOUND, MAPPING_INCOMPLETE, ONLY_CSV } from '../../../server/routes/csvImports';
 import { createAuthTestApp, signUp, type AuthTestApp, type SignedUp } from '../auth/support';
 import { testEngine } from '../helpers/database';
@@ -301,6 +302,116 @@ describe(`subscription CSV import on ${testEngine}`, () => {
       expect((await status(String(proven.body.import_id), who)).view.result).toMatchObject({ success_count: 2, failure_count: 0 });
       expect((await payments(who.user.account_id)).map((p) => p.started_at)).toEqual(['2025-03-04', '2025-03-25']);
     });
+  });
+
+  describe('the bulk write (row triggers skipped, references checked per batch)', () => {
+    const version = async (accountId: string) => Number((await harness.db.executeSql('select data_version from accounts where id = $1', [accountId])).rows[0]?.data_version);
+    const snapshot = async (accountId: string) => {
+      const rows = await payments(accountId);
+      const items = await harness.db.kysely.selectFrom('payment_items').select(['payment_id', 'product_key', 'type', 'quantity']).where('account_id', '=', accountId).orderBy('payment_id').execute();
+      const customers = await harness.db.kysely.selectFrom('customers').select(['id', 'name']).where('account_id', '=', accountId).orderBy('id').execute();
+      const products = await harness.db.kysely.selectFrom('products').select(['key']).where('account_id', '=', accountId).orderBy('key').execute();
+      return { rows, items, customers, products };
+    };
+    const csv = 'Customer,Invoice,Start,Months,Monthly,Product,Name\ncus-1,F/1,2025-01-01,1,100,Pro,Ada\ncus-2,F/2,2025-01-01,3,50,Basic,Bo\ncus-1,F/3,2025-02-01,1,100,Pro,Ada\n';
+    const importPage = async (who: SignedUp, file = csv) => {
+      const draft = await upload(file, { who, field: 'csv' });
+      expect(draft.status).toBe(200);
+      const finalize = await app.inject({
+        method: 'POST',
+        url: `/api/v11/subscriptions/csv_import/${String(draft.body.import_id)}/finalize`,
+        headers: { authorization: who.authorization },
+        payload: { skip_headers: true, customer_id: 0, invoice_number: 1, started_at: 2, months: 3, monthly_amount: 4, product: 5, customer_name: 6 },
+      });
+      expect(finalize.statusCode, finalize.body).toBe(200);
+      return finished(String(draft.body.import_id), who);
+    };
+
+    it("raises the account's data version once for the whole import", async () => {
+      const who = await signUp(app);
+      const before = await version(who.user.account_id);
+      const view = await importPage(who);
+      expect(view.result).toMatchObject({ success_count: 3, created: 3 });
+      expect(await version(who.user.account_id)).toBe(before + 1);
+      // Only a payment is new (its customer and product exist): no trigger fired, the import raised it.
+      const more = await importPage(who, `${csv}cus-2,F/4,2025-04-01,1,50,Basic,Bo\n`);
+      expect(more.result).toMatchObject({ success_count: 4, created: 1, unchanged: 3 });
+      expect(await version(who.user.account_id)).toBe(before + 2);
+      // Nothing new: nothing written, the version stays.
+      await importPage(who);
+      expect(await version(who.user.account_id)).toBe(before + 2);
+    });
+
+    it('writes the same rows as the foreign-key checks row by row do', async () => {
+      const bulk = await signUp(app);
+      const rowByRow = await signUp(app);
+      await importPage(bulk);
+      process.env.SUBSCOPE_IMPORT_ROW_TRIGGERS = 'always';
+      try {
+        await importPage(rowByRow);
+      } finally {
+        delete process.env.SUBSCOPE_IMPORT_ROW_TRIGGERS;
+      }
+      const a = await snapshot(bulk.user.account_id);
+      const b = await snapshot(rowByRow.user.account_id);
+      expect(a.rows.length).toBe(3);
+      expect(a.items.map((i) => [i.product_key, i.type, i.quantity]).sort()).toEqual([
+        ['Basic', 'recurring', 1],
+        ['Pro', 'recurring', 1],
+        ['Pro', 'recurring', 1],
+      ]);
+      expect(a.customers).toEqual([
+        { id: 'cus-1', name: 'Ada' },
+        { id: 'cus-2', name: 'Bo' },
+      ]);
+      // Payment ids are keyed by account: compare what they hold.
+      const strip = (s: Awaited<ReturnType<typeof snapshot>>) => ({ ...s, rows: s.rows.map(({ id: _id, ...rest }) => rest), items: s.items.length });
+      expect(strip(a)).toEqual(strip(b));
+    });
+
+    it('the triggers it skips are the ones it makes up for (a new trigger on these tables must be added to the bulk write)', async () => {
+      const { rows } = await harness.db.executeSql(
+        `select tgrelid::regclass::text as table_name, tgname from pg_trigger where tgrelid in ('payments'::regclass, 'payment_items'::regclass) and not tgisinternal order by 1, 2`,
+      );
+      expect(rows.map((r) => `${String(r.table_name)}.${String(r.tgname)}`)).toEqual([
+        'payment_items.payment_items_deleted',
+        'payment_items.payment_items_inserted',
+        'payment_items.payment_items_truncated',
+        'payment_items.payment_items_updated',
+        'payments.payments_deleted',
+        'payments.payments_inserted',
+        'payments.payments_truncated',
+        'payments.payments_updated',
+      ]);
+    });
+
+    if (testEngine === 'postgresql') {
+      it('a customer another transaction deletes while the import runs is created again, never left missing', async () => {
+        const who = await signUp(app);
+        await harness.db.kysely.insertInto('customers').values({ account_id: who.user.account_id, id: 'cus-1', name: 'Old name' }).execute();
+        const other = new pg.Client({ connectionString: harness.db.url });
+        await other.connect();
+        try {
+          await other.query('begin');
+          await other.query(`delete from customers where account_id = $1 and id = 'cus-1'`, [who.user.account_id]);
+          const { body } = await upload('cus-1,2025-01-01,2025-02-01,100\n', { columnOrder: DIALOG_ORDER, who });
+          // The import waits on the deleted row; the delete commits.
+          for (let waited = 0; waited < 100; waited++) {
+            const { rows } = await other.query(`select count(*)::int as n from pg_locks where not granted`);
+            if ((rows[0] as { n: number }).n > 0) break;
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+          await other.query('commit');
+          const view = await finished(String(body.id), who);
+          expect(view.result).toMatchObject({ success_count: 1, created: 1 });
+          const customers = await harness.db.kysely.selectFrom('customers').select(['id', 'name']).where('account_id', '=', who.user.account_id).execute();
+          expect(customers).toEqual([{ id: 'cus-1', name: 'cus-1' }]);
+          expect((await payments(who.user.account_id)).map((p) => p.customer_id)).toEqual(['cus-1']);
+        } finally {
+          await other.end();
+        }
+      });
+    }
   });
 
   describe('limits and access', () => {
