@@ -52,13 +52,7 @@ export interface Session {
   readBytes(text: string, values: readonly (string | number)[]): Promise<Uint8Array[]>;
 }
 
-/** A value as a field of COPY's text format (null as \N). */
-export function copyText(value: string | number | boolean | null): string {
-  if (value === null) return '\\N';
-  if (typeof value !== 'string') return String(value);
-  return /[\\\t\n\r]/.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c] as string) : value;
-}
-const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+export { copyText } from './copyText';
 
 export type BinaryColumnType = 'text' | 'int4' | 'int8' | 'text[]' | 'bytea';
 export interface BinaryColumn {

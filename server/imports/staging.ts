@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { CSV_IMPORT_COLUMN_ORDER } from '../../models/constants';
+import { arrayLiteral } from '../db/copyText';
 import type { Database, Session } from '../db/database';
 import type { DB } from '../db/schema';
 import type { CsvEncoding } from './csv/decode';
@@ -14,6 +15,8 @@ import { slashOrderEvidence, type DateOrder } from './csv/values';
  * - an attribute values file is staged row by row into `import_rows`, cells as read
  *   (`stageCsv`): its job is set-based SQL over those rows.
  */
+
+export { arrayLiteral };
 
 /** Rows per INSERT. */
 const BATCH = 2_000;
@@ -34,10 +37,6 @@ export interface StagedFile {
   widest: number;
 }
 
-/** A text[] literal of `cells` (PostgreSQL array syntax, every element quoted). */
-export function arrayLiteral(cells: readonly string[]): string {
-  return `{${cells.map((cell) => `"${cell.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
-}
 
 async function insertBatch(db: Kysely<DB>, accountId: string, importId: string, batch: CsvRow[]): Promise<void> {
   if (batch.length === 0) return;

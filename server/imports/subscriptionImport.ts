@@ -1,12 +1,12 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { copyText, type Database, type Session } from '../db/database';
+import type { Database, Session } from '../db/database';
 import type { DB } from '../db/schema';
 import { auditImport, setImportStatus } from './auditLog';
-import { csvRows } from './csv/rows';
 import type { DateOrder } from './csv/values';
-import { PaymentIdSet } from './paymentIdSet';
-import { arrayLiteral, storedFile, type FileFacts } from './staging';
-import { readSubscriptionRow, type FieldMapping, type ParsedPaymentRow, type RowContext } from './subscriptionRows';
+import { parseInWorker } from './parseWorker';
+import { storedFile, type FileFacts } from './staging';
+import { FAILURE_COLUMNS, ITEM_COLUMNS, PAYMENT_COLUMNS, STAGE_COLUMNS, type BatchPlan, type ParsedBatch, type ParseTotals } from './subscriptionBatches';
+import type { FieldMapping, RowContext } from './subscriptionRows';
 
 /**
  * The job of a subscription import, ONE transaction: read the uploaded file (kept whole in
@@ -117,30 +117,6 @@ interface ImportRun {
   delimiter: string;
 }
 
-const STAGE_COLUMNS = [
-  'payment_id',
-  'customer_id',
-  'customer_name',
-  'started_at',
-  'ended_at',
-  'duration_in_months',
-  'total_value',
-  'currency',
-  'invoice_number',
-  'product_key',
-  'item_type',
-  'quantity',
-] as const;
-const FAILURE_COLUMNS = ['account_id', 'import_id', 'row_number', 'cells', 'error'] as const;
-
-/** A row whose payment exists as a line of COPY text for import_stage (no item: the mapping names no product, type or units). */
-function stageLine(row: ParsedPaymentRow, withItem: boolean): string {
-  return (
-    `${copyText(row.paymentId)}\t${copyText(row.customerId)}\t${copyText(row.customerName)}\t${row.startedAt}\t${row.endedAt}\t${row.months}\t${row.totalValue}\t${row.currency}\t` +
-    `${copyText(row.invoiceNumber)}\t${withItem ? `${copyText(row.productKey)}\t${row.itemType}\t${row.quantity}` : '\\N\t\\N\t\\N'}\n`
-  );
-}
-
 /**
  * The whole import, in the caller's transaction on `session`'s connection. Null when the import
  * is no longer to be run (another run committed it, or it failed).
@@ -162,70 +138,40 @@ async function importFile(run: ImportRun, session: Session, trx: Transaction<DB>
             ) on commit drop`.execute(trx);
 
   const steps = new Steps();
-  // Read and validate; each batch of valid rows is written while the next one is read.
+  // Read and validate in a worker thread; each batch it hands back is written while it reads the next.
   const withItem = mapping.product !== undefined || mapping.revenue_type !== undefined || mapping.units !== undefined;
-  const ids = new PaymentIdSet();
   const anyPayment = await sql`select 1 from payments where account_id = ${accountId} limit 1`.execute(trx);
-  const known = new KnownKeys(anyPayment.rows.length === 0, bulk);
-  let inFlight: Promise<void> | null = null;
-  const later = async (work: () => Promise<void>) => {
-    if (inFlight) await inFlight;
-    const writing = work();
-    writing.catch(() => {});
-    inFlight = writing;
+  const noPayments = anyPayment.rows.length === 0;
+  const plan: BatchPlan = {
+    accountId,
+    importId,
+    mapping,
+    context: { ...context, currencyDigits: [...context.currencyDigits] },
+    skipHeaders: run.skipHeaders,
+    withItem,
+    noPayments,
+    batchRows: BATCH,
   };
-  let batch: ParsedPaymentRow[] = [];
-  let failures: string[] = [];
-  let validCount = 0;
-  let failedCount = 0;
+  const file = storedFile(session, accountId, importId);
+  const batches = parseInWorker(plan, file);
   let created = 0;
-  let seen = 0;
-  let first = true;
-  const failure = (number: number, cells: readonly string[], message: string) =>
-    `${copyText(accountId)}\t${copyText(importId)}\t${number}\t${copyText(arrayLiteral(cells))}\t${copyText(message)}\n`;
-  const writeRows = async () => {
-    const rows = batch;
-    batch = [];
-    if (rows.length > 0) await later(async () => void (created += await writeBatch(session, trx, run, rows, withItem, known)));
-  };
-  const writeFailures = async () => {
-    const lines = failures;
-    failures = [];
-    if (lines.length > 0) await later(() => session.copyIn('import_rows', FAILURE_COLUMNS, lines.join('')));
-  };
-  for await (const row of csvRows(storedFile(session, accountId, importId))) {
-    seen++;
-    if (first) {
-      first = false;
-      if (run.skipHeaders) continue;
+  let totals: ParseTotals;
+  const spent = new Spent();
+  for (;;) {
+    const next = await spent.on('waiting for the reader', batches.next());
+    if (next.done) {
+      totals = next.value;
+      break;
     }
-    const outcome = readSubscriptionRow(row.cells, mapping, context);
-    if (!outcome.ok) {
-      failures.push(failure(row.number, row.cells, outcome.message));
-      failedCount++;
-    } else {
-      // Rows of one file that name the same payment: the first one counts, the others are reported.
-      const firstRow = ids.add(outcome.row.paymentId, row.number);
-      if (firstRow === null) {
-        batch.push(outcome.row);
-        validCount++;
-      } else {
-        failures.push(failure(row.number, row.cells, `Same customer, invoice number and start date as row ${firstRow}`));
-        failedCount++;
-      }
-    }
-    if (batch.length >= BATCH) {
-      await writeRows();
-      await yieldToEventLoop();
-      await reportProgress(database, accountId, importId, Math.min(80, Math.floor((seen / Math.max(1, run.total)) * 80)));
-    }
-    if (failures.length >= BATCH) await writeFailures();
+    created += await writeBatch(session, trx, run, next.value, { withItem, noPayments, bulk, spent });
+    await yieldToEventLoop();
+    await reportProgress(database, accountId, importId, Math.min(80, Math.floor((next.value.seen / Math.max(1, run.total)) * 80)));
   }
-  await writeRows();
-  await writeFailures();
-  if (inFlight) await inFlight;
+  const validCount = totals.valid;
+  const failedCount = totals.failed;
 
   steps.done('read, validate and write new payments');
+  Object.assign(steps.times, spent.times);
   // What the skipped statement triggers of payments and payment_items would have done.
   if (bulk && created > 0) await sql`select raise_data_version(array[${accountId}]::text[])`.execute(trx);
   await auditImport(trx, accountId, importId, 'validation finished', 'in_progress', { valid: validCount, failed: failedCount, slash_dates: context.slashOrder ?? 'refused when ambiguous' });
@@ -284,6 +230,19 @@ class Steps {
   }
 }
 
+/** Milliseconds spent in each part of the batches' work, summed over the batches (kept with the steps). */
+class Spent {
+  readonly times: Record<string, number> = {};
+  async on<T>(part: string, work: Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      return await work;
+    } finally {
+      this.times[part] = Math.round((this.times[part] ?? 0) + performance.now() - started);
+    }
+  }
+}
+
 /**
  * Progress while the file is read, written beside the transaction so a poll sees it. Only on
  * PostgreSQL: PGlite has one connection, and the transaction holds it.
@@ -294,106 +253,93 @@ async function reportProgress(database: Database, accountId: string, importId: s
 }
 
 /**
- * Keys this import has already written (customers, products), so each batch sends only the
- * new ones; past LIMIT keys it stops remembering and lets ON CONFLICT skip the rest. And
- * whether the account had any payment to find.
+ * One batch from the reader, in the import's transaction: its new customers and products,
+ * then COPY of the rows whose payment is new into payments (and their items), of the rows
+ * whose payment exists into import_stage, for the change check at the end, and of its failed
+ * rows into import_rows. Answers how many payments it created.
  */
-class KnownKeys {
-  static readonly LIMIT = 500_000;
-  /**
-   * noPayments: the account had no payments when the import began, so every payment of the
-   * file is new (its repeats are caught in memory). bulk: new payments and items are written
-   * with the row triggers skipped, their references checked and locked here instead.
-   */
-  constructor(
-    readonly noPayments: boolean,
-    readonly bulk: boolean,
-  ) {}
-  readonly customers = new Set<string>();
-  readonly products = new Set<string>();
-  remember(set: Set<string>, key: string): void {
-    if (set.size < KnownKeys.LIMIT) set.add(key);
-  }
-}
-
-const PAYMENT_COLUMNS = ['account_id', 'id', 'customer_id', 'version', 'started_at', 'ended_at', 'duration_in_months', 'total_value', 'currency', 'invoice_number', 'source', 'import_id'];
-const ITEM_COLUMNS = ['account_id', 'payment_id', 'position', 'product_key', 'type', 'quantity'];
-
-/**
- * One batch of valid rows, in the import's transaction: their missing customers and products,
- * then COPY of the rows whose payment is new into payments (and their items), and of the rows
- * whose payment exists into import_stage, for the change check at the end. Answers how many
- * payments it created.
- */
-async function writeBatch(session: Session, trx: Transaction<DB>, run: ImportRun, rows: ParsedPaymentRow[], withItem: boolean, known: KnownKeys): Promise<number> {
-  const { accountId, importId } = run;
-  const customers = new Map<string, string>();
-  const products = new Set<string>();
-  for (const row of rows) {
-    if (!known.customers.has(row.customerId) && !customers.has(row.customerId)) customers.set(row.customerId, row.customerName ?? row.customerId);
-    if (withItem && !known.products.has(row.productKey)) products.add(row.productKey);
-  }
-  if (customers.size > 0) {
-    // In file order: a customer's name is the one its first row gives.
-    await ensureReferenced(customers, known.bulk, async (missing) => {
-      const ids = [...missing.keys()];
-      const names = ids.map((id) => missing.get(id) as string);
-      const inserted = await sql<{ id: string }>`insert into customers (account_id, id, name, source)
-              select ${accountId}, c.id, c.name, 'csv_import' from unnest(${ids}::text[], ${names}::text[]) as c(id, name)
+async function writeBatch(
+  session: Session,
+  trx: Transaction<DB>,
+  run: ImportRun,
+  batch: ParsedBatch,
+  how: { withItem: boolean; noPayments: boolean; bulk: boolean; spent: Spent },
+): Promise<number> {
+  const { accountId } = run;
+  if (batch.customerIds.length > 0) {
+    const names = new Map(batch.customerIds.map((id, k) => [id, batch.customerNames[k] as string]));
+    await how.spent.on('customers', ensureReferenced(
+      names,
+      how.bulk,
+      async (missing) => {
+        const ids = [...missing.keys()];
+        const inserted = await sql<{ id: string }>`insert into customers (account_id, id, name, source)
+              select ${accountId}, c.id, c.name, 'csv_import' from unnest(${ids}::text[], ${ids.map((id) => missing.get(id) as string)}::text[]) as c(id, name)
               on conflict (account_id, id) do nothing returning id`.execute(trx);
-      return inserted.rows.map((row) => row.id);
-    }, async (existing) => {
-      const locked = await sql<{ id: string }>`select id from customers where account_id = ${accountId} and id = any(${existing}::text[]) for key share`.execute(trx);
-      return locked.rows.map((row) => row.id);
-    });
-    for (const id of customers.keys()) known.remember(known.customers, id);
+        return inserted.rows.map((row) => row.id);
+      },
+      async (existing) => {
+        const locked = await sql<{ id: string }>`select id from customers where account_id = ${accountId} and id = any(${existing}::text[]) for key share`.execute(trx);
+        return locked.rows.map((row) => row.id);
+      },
+    ));
   }
-  if (products.size > 0) {
-    await ensureReferenced(new Map([...products].map((key) => [key, key])), known.bulk, async (missing) => {
-      const inserted = await sql<{ key: string }>`insert into products (account_id, key, name) select ${accountId}, p.key, p.key from unnest(${[...missing.keys()]}::text[]) as p(key)
+  if (batch.products.length > 0) {
+    await how.spent.on('products', ensureReferenced(
+      new Map(batch.products.map((key) => [key, key])),
+      how.bulk,
+      async (missing) => {
+        const inserted = await sql<{ key: string }>`insert into products (account_id, key, name) select ${accountId}, p.key, p.key from unnest(${[...missing.keys()]}::text[]) as p(key)
               on conflict (account_id, key) do nothing returning key`.execute(trx);
-      return inserted.rows.map((row) => row.key);
-    }, async (existing) => {
-      const locked = await sql<{ key: string }>`select key from products where account_id = ${accountId} and key = any(${existing}::text[]) for key share`.execute(trx);
-      return locked.rows.map((row) => row.key);
-    });
-    for (const key of products) known.remember(known.products, key);
+        return inserted.rows.map((row) => row.key);
+      },
+      async (existing) => {
+        const locked = await sql<{ key: string }>`select key from products where account_id = ${accountId} and key = any(${existing}::text[]) for key share`.execute(trx);
+        return locked.rows.map((row) => row.key);
+      },
+    ));
   }
-  const exists = new Set<string>();
-  if (!known.noPayments) {
+  let payments = batch.payments ?? '';
+  let items = batch.items ?? '';
+  let staged = '';
+  let created = batch.valid;
+  if (!how.noPayments) {
+    const ids = batch.ids ?? [];
     // By the primary key: the statistics still describe the table as it was before this
     // transaction's batches, and a planner that thinks it small scans it whole, every batch.
-    await sql`set local enable_seqscan = off`.execute(trx);
-    const existing = await sql<{ id: string }>`select id from payments where account_id = ${accountId} and id = any(${rows.map((row) => row.paymentId)}::text[])`.execute(trx);
-    await sql`set local enable_seqscan = on`.execute(trx);
-    for (const row of existing.rows) exists.add(row.id);
-  }
-  const account = copyText(accountId);
-  const importRef = copyText(importId);
-  let payments = '';
-  let items = '';
-  let staged = '';
-  let created = 0;
-  for (const row of rows) {
-    if (exists.has(row.paymentId)) {
-      staged += stageLine(row, withItem);
-      continue;
+    const existing = await how.spent.on(
+      'existing payments',
+      (async () => {
+        await sql`set local enable_seqscan = off`.execute(trx);
+        const found = await sql<{ id: string }>`select id from payments where account_id = ${accountId} and id = any(${ids}::text[])`.execute(trx);
+        await sql`set local enable_seqscan = on`.execute(trx);
+        return found;
+      })(),
+    );
+    const exists = new Set(existing.rows.map((row) => row.id));
+    created = 0;
+    for (let k = 0; k < ids.length; k++) {
+      if (exists.has(ids[k] as string)) {
+        staged += batch.stageLines?.[k] ?? '';
+        continue;
+      }
+      created++;
+      payments += batch.paymentLines?.[k] ?? '';
+      if (how.withItem) items += batch.itemLines?.[k] ?? '';
     }
-    created++;
-    payments += `${account}\t${copyText(row.paymentId)}\t${copyText(row.customerId)}\t1\t${row.startedAt}\t${row.endedAt}\t${row.months}\t${row.totalValue}\t${row.currency}\t${copyText(row.invoiceNumber)}\tcsv_import\t${importRef}\n`;
-    if (withItem) items += `${account}\t${copyText(row.paymentId)}\t0\t${copyText(row.productKey)}\t${row.itemType}\t${row.quantity}\n`;
   }
   if (payments) {
     // Every reference of these rows is checked and locked above (customers, products) or at
     // the start (account, import), and their items name their own new payments: the row
     // triggers (one foreign-key check per reference per row, and the statement triggers that
     // raise data_version, raised once at the end instead) are skipped for these two COPYs.
-    if (known.bulk) await sql`set local session_replication_role = replica`.execute(trx);
-    await session.copyIn('payments', PAYMENT_COLUMNS, payments);
-    if (items) await session.copyIn('payment_items', ITEM_COLUMNS, items);
-    if (known.bulk) await sql`set local session_replication_role = origin`.execute(trx);
+    if (how.bulk) await sql`set local session_replication_role = replica`.execute(trx);
+    await how.spent.on('copy payments', session.copyIn('payments', PAYMENT_COLUMNS, payments));
+    if (items) await how.spent.on('copy items', session.copyIn('payment_items', ITEM_COLUMNS, items));
+    if (how.bulk) await sql`set local session_replication_role = origin`.execute(trx);
   }
-  if (staged) await session.copyIn('import_stage', STAGE_COLUMNS, staged);
+  if (staged) await how.spent.on('copy existing', session.copyIn('import_stage', STAGE_COLUMNS, staged));
+  if (batch.failures) await how.spent.on('copy failures', session.copyIn('import_rows', FAILURE_COLUMNS, batch.failures));
   return created;
 }
 

@@ -155,6 +155,9 @@ function isWordByte(byte: number | undefined): boolean {
  * UTF-8 is decoded strictly: see `CsvEncodingError`. `onEncoding` hears what was detected
  * (before the first text), for the import's record of the file.
  */
+/** Most bytes decoded (and so parsed) at once. */
+const DECODE_SLICE_BYTES = 1024 * 1024;
+
 export async function* decodeText(source: AsyncIterable<Uint8Array>, onEncoding?: (detected: DetectedEncoding) => void): AsyncGenerator<string> {
   const iterator = source[Symbol.asyncIterator]();
   const { bytes: head, done } = await readHead(iterator, SNIFF_BYTES);
@@ -171,17 +174,21 @@ export async function* decodeText(source: AsyncIterable<Uint8Array>, onEncoding?
     }
   };
 
+  // Large chunks (a stored file's are 8 MB) are decoded a slice at a time: the reader parses
+  // what it is given at once, and a slice's rows are what it holds in memory.
+  function* slices(bytes: Uint8Array): Generator<string> {
+    for (let at = 0; at < bytes.length; at += DECODE_SLICE_BYTES) {
+      const text = decode(bytes.subarray(at, at + DECODE_SLICE_BYTES));
+      if (text) yield text;
+    }
+  }
   let finished = done;
   try {
-    const first = decode(head.subarray(bomLength));
-    if (first) yield first;
+    yield* slices(head.subarray(bomLength));
     while (!finished) {
       const next = await iterator.next();
       if (next.done) finished = true;
-      else {
-        const text = decode(next.value);
-        if (text) yield text;
-      }
+      else yield* slices(next.value);
     }
     const rest = decode();
     if (rest) yield rest;

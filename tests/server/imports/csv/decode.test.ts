@@ -68,6 +68,18 @@ describe('detectEncoding', () => {
 });
 
 describe('decodeText', () => {
+  it('decodes a large chunk a megabyte at a time, characters cut by a slice boundary included', async () => {
+    // 'a' then 2-byte letters: every slice boundary falls inside a letter.
+    const text = `a${'żółć'.repeat(400_000)}`;
+    async function* one() {
+      yield utf8(text);
+    }
+    const pieces = await collect(decodeText(one()));
+    expect(pieces.length).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThanOrEqual(1024 * 1024);
+    expect(pieces.join('')).toBe(text);
+  });
+
   it('drops the UTF-8 byte order mark', async () => {
     expect(await decodeAll(chunked(concatBytes([0xef, 0xbb, 0xbf], utf8('Name,€\n'))))).toBe('Name,€\n');
   });

@@ -1,0 +1,78 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { BatchPlan, ParsedBatch, ParseTotals } from './subscriptionBatches';
+
+/**
+ * The job's side of the reading worker (subscriptionParseWorker.ts): feeds it the stored file's
+ * chunks as it asks (one read ahead), and yields its batches in file order; each `next()` after
+ * a batch tells the worker that batch is written. The worker's heap is bounded, and its garbage
+ * (every cell of every row) is collected apart from the server's.
+ */
+
+export type ToParseWorker = { type: 'chunk'; bytes: Uint8Array } | { type: 'eof' } | { type: 'credit' };
+export type FromParseWorker = { type: 'need' } | { type: 'batch'; batch: ParsedBatch } | { type: 'end'; totals: ParseTotals } | { type: 'error'; message: string };
+
+const WORKER_URL = new URL('./subscriptionParseWorker.ts', import.meta.url);
+/** tsx's ESM API (its package exports the CommonJS file to require.resolve; the ESM one sits beside it). */
+const TSX_ESM_API = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+/**
+ * The server runs TypeScript through tsx, whose loader a worker thread does not inherit: the
+ * worker registers it first, then loads its module.
+ */
+const BOOTSTRAP = `import(${JSON.stringify(TSX_ESM_API)})
+  .then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); })`;
+/** Old-generation limit of the worker's heap: a batch, the keys it remembers, the text it has not parsed yet. */
+const WORKER_HEAP_MB = 160;
+
+export async function* parseInWorker(plan: BatchPlan, file: AsyncIterator<Uint8Array>): AsyncGenerator<ParsedBatch, ParseTotals> {
+  const worker = new Worker(BOOTSTRAP, {
+    eval: true,
+    workerData: plan,
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+  });
+  const inbox: FromParseWorker[] = [];
+  let wake: (() => void) | null = null;
+  const deliver = (message: FromParseWorker) => {
+    inbox.push(message);
+    const resume = wake;
+    wake = null;
+    resume?.();
+  };
+  let ahead: Promise<IteratorResult<Uint8Array>> | null = file.next();
+  const feed = async () => {
+    try {
+      const next = await (ahead ?? file.next());
+      ahead = next.done ? null : file.next();
+      // Sent by transfer when the bytes own their buffer (not a slice of a pooled one).
+      if (next.done) worker.postMessage({ type: 'eof' } satisfies ToParseWorker);
+      else if (next.value.byteOffset === 0 && next.value.byteLength === next.value.buffer.byteLength) worker.postMessage({ type: 'chunk', bytes: next.value } satisfies ToParseWorker, [next.value.buffer as ArrayBuffer]);
+      else worker.postMessage({ type: 'chunk', bytes: next.value } satisfies ToParseWorker);
+    } catch (error) {
+      deliver({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+    }
+  };
+  worker.on('message', (message: FromParseWorker) => (message.type === 'need' ? void feed() : deliver(message)));
+  worker.on('error', (error) => deliver({ type: 'error', message: `The import's reader failed: ${error.message}` }));
+  worker.on('exit', (code) => deliver({ type: 'error', message: `The import's reader stopped (exit code ${code})` }));
+  try {
+    for (;;) {
+      if (inbox.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+      const message = inbox.shift() as FromParseWorker;
+      if (message.type === 'error') throw new Error(message.message);
+      if (message.type === 'end') return message.totals;
+      if (message.type === 'batch') {
+        yield message.batch;
+        worker.postMessage({ type: 'credit' } satisfies ToParseWorker);
+      }
+    }
+  } finally {
+    worker.removeAllListeners('exit');
+    await worker.terminate();
+    // A read still running ahead (after a failure) ends before the transaction is let go.
+    await ahead?.then(
+      () => {},
+      () => {},
+    );
+  }
+}

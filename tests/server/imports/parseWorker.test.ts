@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { parseInWorker } from '../../../server/imports/parseWorker';
+import type { BatchPlan, ParsedBatch } from '../../../server/imports/subscriptionBatches';
+
+const plan = (overrides: Partial<BatchPlan> = {}): BatchPlan => ({
+  accountId: 'acc-1',
+  importId: 'imp-1',
+  mapping: { customer_id: 0, started_at: 1, ended_at: 2, monthly_amount: 3 },
+  context: { accountId: 'acc-1', accountCurrency: 'USD', currencyDigits: [['USD', 2]], slashOrder: null },
+  skipHeaders: false,
+  withItem: false,
+  noPayments: true,
+  batchRows: 3,
+  ...overrides,
+});
+
+async function* chunksOf(text: string, size: number): AsyncGenerator<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  for (let at = 0; at < bytes.length; at += size) yield bytes.slice(at, at + size);
+}
+
+async function drain(batches: AsyncGenerator<ParsedBatch, unknown>) {
+  const out: ParsedBatch[] = [];
+  for (;;) {
+    const next = await batches.next();
+    if (next.done) return { out, totals: next.value };
+    out.push(next.value);
+  }
+}
+
+describe('the import reader in its worker thread', () => {
+  it('hands back every row in file order, a batch at a time, with the new customers and the failures', async () => {
+    const lines = Array.from({ length: 10 }, (_, k) => `cus-${k % 4},2025-0${1 + (k % 9)}-01,2025-${String(2 + (k % 9)).padStart(2, '0')}-01,${k + 1}`);
+    lines.splice(5, 0, 'cus-x,not a date,2025-02-01,1');
+    const { out, totals } = await drain(parseInWorker(plan(), chunksOf(`${lines.join('\n')}\n`, 7)));
+    expect(totals).toEqual({ seen: 11, valid: 10, failed: 1 });
+    expect(out.map((batch) => batch.valid)).toEqual([3, 3, 3, 1]);
+    // Each customer once, in the batch that first names it.
+    expect(out.flatMap((batch) => batch.customerIds)).toEqual(['cus-0', 'cus-1', 'cus-2', 'cus-3']);
+    const amounts = out.flatMap((batch) => (batch.payments ?? '').trim().split('\n').map((line) => Number(line.split('\t')[7])));
+    expect(amounts).toEqual([100, 200, 300, 400, 500, 600, 700, 800, 900, 1000]);
+    expect(out.map((batch) => batch.failureCount).reduce((a, b) => a + b)).toBe(1);
+    expect(out.map((batch) => batch.failures).join('')).toContain("\t6\t{\"cus-x\",\"not a date\",\"2025-02-01\",\"1\"}\tStarted at 'not a date' is not a date\n");
+  });
+
+  it('gives each row apart when payments may exist, for the job to sort new from existing', async () => {
+    const { out } = await drain(parseInWorker(plan({ noPayments: false, withItem: true, mapping: { customer_id: 0, started_at: 1, ended_at: 2, monthly_amount: 3, product: 4 } }), chunksOf('c1,2025-01-01,2025-02-01,5,Pro\n', 64)));
+    expect(out).toHaveLength(1);
+    const [batch] = out as [ParsedBatch];
+    expect(batch.ids).toHaveLength(1);
+    expect(batch.paymentLines?.[0]).toMatch(/^acc-1\tsubh\w{12}\tc1\t1\t2025-01-01\t2025-02-01\t1\t500\tUSD\t\\N\tcsv_import\timp-1\n$/);
+    expect(batch.itemLines?.[0]).toMatch(/\t0\tPro\trecurring\t1\n$/);
+    expect(batch.stageLines?.[0]).toMatch(/^subh\w{12}\tc1\t\\N\t2025-01-01\t2025-02-01\t1\t500\tUSD\t\\N\tPro\trecurring\t1\n$/);
+    expect(batch.products).toEqual(['Pro']);
+    expect(batch.payments).toBeUndefined();
+  });
+
+  it("fails with the reader's own message when the file cannot be read", async () => {
+    const batches = parseInWorker(plan(), chunksOf('c1,2025-01-01,2025-02-01,5\n"c2,2025-01-01,2025-02-01,5\n', 1024));
+    await expect(drain(batches)).rejects.toThrow(/quoted field is never closed/);
+  });
+});
