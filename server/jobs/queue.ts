@@ -7,7 +7,7 @@ export interface JobQueue {
   /** Enqueue a job; returns its id. */
   send<T extends object>(name: string, data: T, options?: PgBoss.SendOptions): Promise<string | null>;
   /** Run `handler` for every job of `name` on this process (a worker). */
-  work<T extends object>(name: string, handler: JobHandler<T>, options?: { batchSize?: number }): Promise<void>;
+  work<T extends object>(name: string, handler: JobHandler<T>, options?: { batchSize?: number; pollingIntervalSeconds?: number }): Promise<void>;
   /** Run `name` on a cron schedule (UTC); pg-boss makes sure one worker takes each tick. */
   schedule(name: string, cron: string, data?: object): Promise<void>;
   stop(): Promise<void>;
@@ -55,7 +55,7 @@ export async function startQueue(db: Database, options: QueueOptions = {}): Prom
     },
     async work(name, handler, workOptions) {
       await ensureQueue(name);
-      await boss.work<object>(name, { pollingIntervalSeconds, batchSize: workOptions?.batchSize ?? 1 }, async (jobs) => {
+      await boss.work<object>(name, { pollingIntervalSeconds: workOptions?.pollingIntervalSeconds ?? pollingIntervalSeconds, batchSize: workOptions?.batchSize ?? 1 }, async (jobs) => {
         for (const job of jobs) await handler(job.data as Parameters<typeof handler>[0], { id: job.id, name: job.name });
       });
     },

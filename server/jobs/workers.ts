@@ -23,7 +23,8 @@ const RATES_REFRESH_CRON = '30 16 * * 1-5';
  * runs them in-process; `npm run worker` runs them alone). Later features add theirs here.
  */
 export async function registerWorkers(queue: JobQueue, db: Database, settings: WorkerSettings, log: Log): Promise<void> {
-  await queue.work<SubscriptionImportJob>(SUBSCRIPTION_IMPORT_JOB, importJobHandler(db, log));
+  // Someone is watching an import's progress: it is taken within half a second (pg-boss's shortest poll).
+  await queue.work<SubscriptionImportJob>(SUBSCRIPTION_IMPORT_JOB, importJobHandler(db, log), { pollingIntervalSeconds: 0.5 });
   const feedUrl = settings.ecbFeedUrl;
   if (feedUrl) {
     await queue.work(JOBS.refreshRates, async () => {
