@@ -47,7 +47,7 @@ export interface Session {
   /** Queries on the session's connection. */
   readonly kysely: Kysely<DB>;
   /** `COPY table (columns) FROM` text-format rows: tab-separated, newline-ended, escaped (`copyText`). */
-  copyIn(table: string, columns: readonly string[], rows: string): Promise<void>;
+  copyIn(table: string, columns: readonly string[], rows: string | Uint8Array): Promise<void>;
   /** As Database.readBytes, on the session's connection. */
   readBytes(text: string, values: readonly (string | number)[]): Promise<Uint8Array[]>;
 }
@@ -227,7 +227,7 @@ async function openPGlite(dataDir: string | undefined): Promise<Database> {
       work({
         kysely,
         copyIn: async (table, columns, rows) => {
-          await pglite.query(`copy ${table} (${columns.join(', ')}) from '/dev/blob'`, [], { blob: new Blob([rows]) });
+          await pglite.query(`copy ${table} (${columns.join(', ')}) from '/dev/blob'`, [], { blob: new Blob([rows as BlobPart]) });
         },
         readBytes: async (text, values) => {
           const result = await pglite.query(`copy (${inline(text, values)}) to '/dev/blob' with (format binary)`);
@@ -322,7 +322,8 @@ async function openPostgres(url: string, poolSize = 10): Promise<Database> {
         return await work({
           kysely: sessionKysely,
           copyIn: async (table, columns, rows) => {
-            await pipeline(Readable.from([rows]), client.query(copyFrom(`copy ${table} (${columns.join(', ')}) from stdin`)));
+            const data = typeof rows === 'string' ? rows : Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength);
+            await pipeline(Readable.from([data]), client.query(copyFrom(`copy ${table} (${columns.join(', ')}) from stdin`)));
           },
           readBytes: async (text, values) => {
             const chunks: Buffer[] = [];

@@ -36,16 +36,16 @@ export interface ParsedBatch {
   customerNames: string[];
   /** Products first named in this batch. */
   products: string[];
-  /** When every payment is new: the batch's payments and items as COPY text. */
-  payments?: string;
-  items?: string;
+  /** When every payment is new: the batch's payments and items as COPY text, UTF-8 (handed over without a copy). */
+  payments?: Uint8Array;
+  items?: Uint8Array;
   /** Otherwise each row apart: its payment id, and its lines for payments, payment_items or import_stage. */
   ids?: string[];
   paymentLines?: string[];
   itemLines?: string[];
   stageLines?: string[];
-  /** Failed rows as COPY text for import_rows, and how many. */
-  failures: string;
+  /** Failed rows as COPY text for import_rows, UTF-8, and how many. */
+  failures: Uint8Array;
   failureCount: number;
 }
 
@@ -53,6 +53,13 @@ export interface ParseTotals {
   seen: number;
   valid: number;
   failed: number;
+}
+
+const utf8 = new TextEncoder();
+
+/** The buffers of a batch, for a worker to hand over by transfer. */
+export function batchBuffers(batch: ParsedBatch): ArrayBuffer[] {
+  return [batch.payments, batch.items, batch.failures].filter((bytes): bytes is Uint8Array => bytes !== undefined).map((bytes) => bytes.buffer as ArrayBuffer);
 }
 
 /** Keys remembered as written (customers, products); past this many, later rows name them again and ON CONFLICT skips them. */
@@ -73,7 +80,7 @@ export async function* subscriptionBatches(bytes: AsyncIterable<Uint8Array>, pla
   const totals: ParseTotals = { seen: 0, valid: 0, failed: 0 };
 
   const batch = (): ParsedBatch => {
-    const out: ParsedBatch = { seen: totals.seen, valid: rows.length, customerIds: [], customerNames: [], products: [], failures, failureCount };
+    const out: ParsedBatch = { seen: totals.seen, valid: rows.length, customerIds: [], customerNames: [], products: [], failures: utf8.encode(failures), failureCount };
     // In file order: a customer's name is the one its first row gives.
     const newCustomers = new Map<string, string>();
     const newProducts = new Set<string>();
@@ -97,8 +104,8 @@ export async function* subscriptionBatches(bytes: AsyncIterable<Uint8Array>, pla
         payments += paymentLine(account, importRef, row);
         if (withItem) items += itemLine(account, row);
       }
-      out.payments = payments;
-      if (withItem) out.items = items;
+      out.payments = utf8.encode(payments);
+      if (withItem) out.items = utf8.encode(items);
     } else {
       out.ids = rows.map((row) => row.paymentId);
       out.paymentLines = rows.map((row) => paymentLine(account, importRef, row));

@@ -299,8 +299,8 @@ async function writeBatch(
       },
     ));
   }
-  let payments = batch.payments ?? '';
-  let items = batch.items ?? '';
+  let payments: string | Uint8Array = batch.payments ?? '';
+  let items: string | Uint8Array = batch.items ?? '';
   let staged = '';
   let created = batch.valid;
   if (!how.noPayments) {
@@ -328,18 +328,18 @@ async function writeBatch(
       if (how.withItem) items += batch.itemLines?.[k] ?? '';
     }
   }
-  if (payments) {
+  if (payments.length > 0) {
     // Every reference of these rows is checked and locked above (customers, products) or at
     // the start (account, import), and their items name their own new payments: the row
     // triggers (one foreign-key check per reference per row, and the statement triggers that
     // raise data_version, raised once at the end instead) are skipped for these two COPYs.
     if (how.bulk) await sql`set local session_replication_role = replica`.execute(trx);
     await how.spent.on('copy payments', session.copyIn('payments', PAYMENT_COLUMNS, payments));
-    if (items) await how.spent.on('copy items', session.copyIn('payment_items', ITEM_COLUMNS, items));
+    if (items.length > 0) await how.spent.on('copy items', session.copyIn('payment_items', ITEM_COLUMNS, items));
     if (how.bulk) await sql`set local session_replication_role = origin`.execute(trx);
   }
   if (staged) await how.spent.on('copy existing', session.copyIn('import_stage', STAGE_COLUMNS, staged));
-  if (batch.failures) await how.spent.on('copy failures', session.copyIn('import_rows', FAILURE_COLUMNS, batch.failures));
+  if (batch.failures.length > 0) await how.spent.on('copy failures', session.copyIn('import_rows', FAILURE_COLUMNS, batch.failures));
   return created;
 }
 

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { subscriptionBatches, type BatchPlan } from './subscriptionBatches';
+import { batchBuffers, subscriptionBatches, type BatchPlan } from './subscriptionBatches';
 import type { FromParseWorker, ToParseWorker } from './parseWorker';
 
 /**
@@ -10,7 +10,7 @@ import type { FromParseWorker, ToParseWorker } from './parseWorker';
 const port = parentPort;
 if (!port) throw new Error('subscriptionParseWorker.ts runs as a worker thread');
 const plan = workerData as BatchPlan;
-const post = (message: FromParseWorker) => port.postMessage(message);
+const post = (message: FromParseWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
 let credits = 1;
 let onCredit: (() => void) | null = null;
@@ -49,7 +49,7 @@ try {
     }
     if (credits === 0) await new Promise<void>((resolve) => (onCredit = resolve));
     credits--;
-    post({ type: 'batch', batch: next.value });
+    post({ type: 'batch', batch: next.value }, batchBuffers(next.value));
   }
 } catch (error) {
   post({ type: 'error', message: error instanceof Error ? error.message : String(error) });

@@ -37,10 +37,11 @@ describe('the import reader in its worker thread', () => {
     expect(out.map((batch) => batch.valid)).toEqual([3, 3, 3, 1]);
     // Each customer once, in the batch that first names it.
     expect(out.flatMap((batch) => batch.customerIds)).toEqual(['cus-0', 'cus-1', 'cus-2', 'cus-3']);
-    const amounts = out.flatMap((batch) => (batch.payments ?? '').trim().split('\n').map((line) => Number(line.split('\t')[7])));
+    const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
+    const amounts = out.flatMap((batch) => text(batch.payments).trim().split('\n').map((line) => Number(line.split('\t')[7])));
     expect(amounts).toEqual([100, 200, 300, 400, 500, 600, 700, 800, 900, 1000]);
     expect(out.map((batch) => batch.failureCount).reduce((a, b) => a + b)).toBe(1);
-    expect(out.map((batch) => batch.failures).join('')).toContain("\t6\t{\"cus-x\",\"not a date\",\"2025-02-01\",\"1\"}\tStarted at 'not a date' is not a date\n");
+    expect(out.map((batch) => text(batch.failures)).join('')).toContain("\t6\t{\"cus-x\",\"not a date\",\"2025-02-01\",\"1\"}\tStarted at 'not a date' is not a date\n");
   });
 
   it('gives each row apart when payments may exist, for the job to sort new from existing', async () => {
@@ -53,6 +54,12 @@ describe('the import reader in its worker thread', () => {
     expect(batch.stageLines?.[0]).toMatch(/^subh\w{12}\tc1\t\\N\t2025-01-01\t2025-02-01\t1\t500\tUSD\t\\N\tPro\trecurring\t1\n$/);
     expect(batch.products).toEqual(['Pro']);
     expect(batch.payments).toBeUndefined();
+  });
+
+  it('hands over the COPY text as UTF-8 bytes, letters beyond ASCII included', async () => {
+    const { out } = await drain(parseInWorker(plan(), chunksOf('Łódź-1,2025-01-01,2025-02-01,5\n', 3)));
+    expect(new TextDecoder().decode(out[0]?.payments)).toMatch(/^acc-1\tsubh\w{12}\tŁódź-1\t1\t2025-01-01\t/);
+    expect(out[0]?.customerIds).toEqual(['Łódź-1']);
   });
 
   it("fails with the reader's own message when the file cannot be read", async () => {
