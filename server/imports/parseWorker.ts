@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { build } from 'esbuild';
 import type { BatchPlan, ParsedBatch, ParseTotals } from './subscriptionBatches';
 
 /**
@@ -13,20 +13,29 @@ import type { BatchPlan, ParsedBatch, ParseTotals } from './subscriptionBatches'
 export type ToParseWorker = { type: 'chunk'; bytes: Uint8Array } | { type: 'eof' } | { type: 'credit' };
 export type FromParseWorker = { type: 'need' } | { type: 'batch'; batch: ParsedBatch } | { type: 'end'; totals: ParseTotals } | { type: 'error'; message: string };
 
-const WORKER_URL = new URL('./subscriptionParseWorker.ts', import.meta.url);
-/** tsx's ESM API (its package exports the CommonJS file to require.resolve; the ESM one sits beside it). */
-const TSX_ESM_API = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+const WORKER_ENTRY = fileURLToPath(new URL('./subscriptionParseWorker.ts', import.meta.url));
+let workerCode: Promise<string> | null = null;
 /**
- * The server runs TypeScript through tsx, whose loader a worker thread does not inherit: the
- * worker registers it first, then loads its module.
+ * The worker's code: its module and what it imports, bundled once per process by esbuild into
+ * one script the worker evaluates. The server's own modules are TypeScript run through tsx,
+ * whose loader a worker would have to register again (one more thread for its hooks, and every
+ * module compiled again): 30 ms once against some 500 ms and tens of MB per import.
  */
-const BOOTSTRAP = `import(${JSON.stringify(TSX_ESM_API)})
-  .then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); })`;
+function bundledWorker(): Promise<string> {
+  workerCode ??= build({ entryPoints: [WORKER_ENTRY], bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, logLevel: 'silent' }).then(
+    (result) => result.outputFiles[0]?.text ?? '',
+    (error: unknown) => {
+      workerCode = null;
+      throw error;
+    },
+  );
+  return workerCode;
+}
 /** Old-generation limit of the worker's heap: a batch, the keys it remembers, the text it has not parsed yet. */
 const WORKER_HEAP_MB = 160;
 
 export async function* parseInWorker(plan: BatchPlan, file: AsyncIterator<Uint8Array>): AsyncGenerator<ParsedBatch, ParseTotals> {
-  const worker = new Worker(BOOTSTRAP, {
+  const worker = new Worker(await bundledWorker(), {
     eval: true,
     workerData: plan,
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },

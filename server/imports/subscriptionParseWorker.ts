@@ -39,18 +39,22 @@ async function* chunks(): AsyncGenerator<Uint8Array> {
   }
 }
 
-try {
-  const batches = subscriptionBatches(chunks(), plan);
-  for (;;) {
-    const next = await batches.next();
-    if (next.done) {
-      post({ type: 'end', totals: next.value });
-      break;
+async function run(): Promise<void> {
+  try {
+    const batches = subscriptionBatches(chunks(), plan);
+    for (;;) {
+      const next = await batches.next();
+      if (next.done) {
+        post({ type: 'end', totals: next.value });
+        break;
+      }
+      if (credits === 0) await new Promise<void>((resolve) => (onCredit = resolve));
+      credits--;
+      post({ type: 'batch', batch: next.value }, batchBuffers(next.value));
     }
-    if (credits === 0) await new Promise<void>((resolve) => (onCredit = resolve));
-    credits--;
-    post({ type: 'batch', batch: next.value }, batchBuffers(next.value));
+  } catch (error) {
+    post({ type: 'error', message: error instanceof Error ? error.message : String(error) });
   }
-} catch (error) {
-  post({ type: 'error', message: error instanceof Error ? error.message : String(error) });
 }
+
+void run();
