@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
@@ -178,6 +178,8 @@ async function openPGlite(dataDir: string | undefined): Promise<Database> {
   const unlock = dataDir ? lockDataDir(dataDir) : () => {};
   let pglite: PGlite;
   try {
+    // Loaded only when used: a server on PostgreSQL does not pay the embedded engine's module (~35 MB resident).
+    const { PGlite } = await import('@electric-sql/pglite');
     pglite = await PGlite.create({
       ...(dataDir ? { dataDir } : {}),
       parsers: { [INT8]: parseInt8, [DATE]: keepText, [NUMERIC]: keepText },
