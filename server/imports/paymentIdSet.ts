@@ -36,6 +36,13 @@ export class PaymentIdSet {
     this.rows = new Int32Array(capacity).fill(EMPTY);
   }
 
+  /** A set sized for `rows` ids from the start (the file's row count is known): no growing, no old table beside the new. */
+  static forRows(rows: number): PaymentIdSet {
+    let capacity = 1 << 16;
+    while (capacity * 7 < rows * 10) capacity *= 2;
+    return new PaymentIdSet(capacity);
+  }
+
   get size(): number {
     return this.count;
   }

@@ -24,6 +24,8 @@ export interface BatchPlan {
   noPayments: boolean;
   /** Valid rows per batch. */
   batchRows: number;
+  /** Rows of the file (counted at the upload), to size the set of payment ids once. */
+  expectedRows: number;
 }
 
 export interface ParsedBatch {
@@ -71,7 +73,7 @@ export async function* subscriptionBatches(bytes: AsyncIterable<Uint8Array>, pla
   const { mapping, withItem, batchRows } = plan;
   const account = copyText(plan.accountId);
   const importRef = copyText(plan.importId);
-  const ids = new PaymentIdSet();
+  const ids = PaymentIdSet.forRows(plan.expectedRows);
   const knownCustomers = new Set<string>();
   const knownProducts = new Set<string>();
   let rows: ParsedPaymentRow[] = [];

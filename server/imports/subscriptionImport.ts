@@ -151,6 +151,7 @@ async function importFile(run: ImportRun, session: Session, trx: Transaction<DB>
     withItem,
     noPayments,
     batchRows: BATCH,
+    expectedRows: run.total,
   };
   const file = storedFile(session, accountId, importId);
   const batches = parseInWorker(plan, file);

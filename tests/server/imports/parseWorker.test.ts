@@ -11,6 +11,7 @@ const plan = (overrides: Partial<BatchPlan> = {}): BatchPlan => ({
   withItem: false,
   noPayments: true,
   batchRows: 3,
+  expectedRows: 10,
   ...overrides,
 });
 

@@ -16,6 +16,15 @@ describe('PaymentIdSet', () => {
     expect(firstRow.size).toBe(977 * 28);
   });
 
+  it('sized for a row count, holds that many ids at most 70 % full and still grows past them', () => {
+    expect(PaymentIdSet.forRows(0)).toBeInstanceOf(PaymentIdSet);
+    const set = PaymentIdSet.forRows(100_000);
+    const ids = Array.from({ length: 120_000 }, (_, k) => paymentIdOf('acc', `cus-${k}`, null, '2024-01-01'));
+    ids.forEach((id, k) => expect(set.add(id, k + 1)).toBeNull());
+    ids.forEach((id, k) => expect(set.add(id, 200_000 + k)).toBe(k + 1));
+    expect(set.size).toBe(120_000);
+  });
+
   it('tells apart ids that differ in one character of either half', () => {
     const set = new PaymentIdSet();
     expect(set.add('subhAAAAAAAAAAAA', 1)).toBeNull();
