@@ -6,7 +6,7 @@ import * as snapshotStore from './migrations/0004_snapshot_store';
 import * as imports from './migrations/0005_imports';
 import * as importFiles from './migrations/0006_import_files';
 import * as bumpOnce from './migrations/0007_bump_once';
-import * as raiseDataVersion from './migrations/0008_raise_data_version';
+import * as bulkImportWrites from './migrations/0008_bulk_import_writes';
 import type { DB } from './schema';
 
 /**
@@ -22,7 +22,7 @@ const migrations: Record<string, Migration> = {
   '0005_imports': imports,
   '0006_import_files': importFiles,
   '0007_bump_once': bumpOnce,
-  '0008_raise_data_version': raiseDataVersion,
+  '0008_bulk_import_writes': bulkImportWrites,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

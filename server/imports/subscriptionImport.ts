@@ -156,6 +156,7 @@ async function importFile(run: ImportRun, session: Session, trx: Transaction<DB>
   const file = storedFile(session, accountId, importId);
   const batches = parseInWorker(plan, file);
   let created = 0;
+  let insertedKeys = 0;
   let totals: ParseTotals;
   const spent = new Spent();
   for (;;) {
@@ -164,7 +165,9 @@ async function importFile(run: ImportRun, session: Session, trx: Transaction<DB>
       totals = next.value;
       break;
     }
-    created += await writeBatch(session, trx, run, next.value, { withItem, noPayments, bulk, spent });
+    const wrote = await writeBatch(session, trx, run, next.value, { withItem, noPayments, bulk, spent });
+    created += wrote.created;
+    insertedKeys += wrote.insertedKeys;
     await yieldToEventLoop();
     await reportProgress(database, accountId, importId, Math.min(80, Math.floor((next.value.seen / Math.max(1, run.total)) * 80)));
   }
@@ -173,8 +176,8 @@ async function importFile(run: ImportRun, session: Session, trx: Transaction<DB>
 
   steps.done('read, validate and write new payments');
   Object.assign(steps.times, spent.times);
-  // What the skipped statement triggers of payments and payment_items would have done.
-  if (bulk && created > 0) await sql`select raise_data_version(array[${accountId}]::text[])`.execute(trx);
+  // What the skipped statement triggers of customers, products, payments and payment_items would have done.
+  if (bulk && (created > 0 || insertedKeys > 0)) await sql`select raise_data_version(array[${accountId}]::text[])`.execute(trx);
   await auditImport(trx, accountId, importId, 'validation finished', 'in_progress', { valid: validCount, failed: failedCount, slash_dates: context.slashOrder ?? 'refused when ambiguous' });
   await reportProgress(database, accountId, importId, 85);
   // From here the transaction holds the import's row: no more progress from beside it.
@@ -265,11 +268,18 @@ async function writeBatch(
   run: ImportRun,
   batch: ParsedBatch,
   how: { withItem: boolean; noPayments: boolean; bulk: boolean; spent: Spent },
-): Promise<number> {
+): Promise<{ created: number; insertedKeys: number }> {
   const { accountId } = run;
+  let insertedKeys = 0;
+  // Every reference of what this batch writes to customers, products, payments and
+  // payment_items is checked and locked here (customers, products) or at the start (account,
+  // import), and the items name their own new payments: the row triggers of these writes (one
+  // foreign-key check per reference per row, and the statement triggers that raise
+  // data_version, raised once at the end instead) are skipped.
+  if (how.bulk) await sql`set local session_replication_role = replica`.execute(trx);
   if (batch.customerIds.length > 0) {
     const names = new Map(batch.customerIds.map((id, k) => [id, batch.customerNames[k] as string]));
-    await how.spent.on('customers', ensureReferenced(
+    insertedKeys += await how.spent.on('customers', ensureReferenced(
       names,
       how.bulk,
       async (missing) => {
@@ -286,7 +296,7 @@ async function writeBatch(
     ));
   }
   if (batch.products.length > 0) {
-    await how.spent.on('products', ensureReferenced(
+    insertedKeys += await how.spent.on('products', ensureReferenced(
       new Map(batch.products.map((key) => [key, key])),
       how.bulk,
       async (missing) => {
@@ -330,18 +340,13 @@ async function writeBatch(
     }
   }
   if (payments.length > 0) {
-    // Every reference of these rows is checked and locked above (customers, products) or at
-    // the start (account, import), and their items name their own new payments: the row
-    // triggers (one foreign-key check per reference per row, and the statement triggers that
-    // raise data_version, raised once at the end instead) are skipped for these two COPYs.
-    if (how.bulk) await sql`set local session_replication_role = replica`.execute(trx);
     await how.spent.on('copy payments', session.copyIn('payments', PAYMENT_COLUMNS, payments));
     if (items.length > 0) await how.spent.on('copy items', session.copyIn('payment_items', ITEM_COLUMNS, items));
-    if (how.bulk) await sql`set local session_replication_role = origin`.execute(trx);
   }
+  if (how.bulk) await sql`set local session_replication_role = origin`.execute(trx);
   if (staged) await how.spent.on('copy existing', session.copyIn('import_stage', STAGE_COLUMNS, staged));
   if (batch.failures.length > 0) await how.spent.on('copy failures', session.copyIn('import_rows', FAILURE_COLUMNS, batch.failures));
-  return created;
+  return { created, insertedKeys };
 }
 
 /**
@@ -359,22 +364,24 @@ async function rowTriggersSkippable(trx: Transaction<DB>): Promise<boolean> {
  * Makes every key of `wanted` exist and, when the row triggers are skipped, hold a KEY SHARE
  * lock for this transaction, as a foreign-key check would: a key this transaction inserts is
  * its own; one that existed is locked, so no one deletes it before the commit. A key deleted by
- * someone else between the insert and the lock is inserted again.
+ * someone else between the insert and the lock is inserted again. Answers how many it inserted.
  */
 export async function ensureReferenced(
   wanted: ReadonlyMap<string, string>,
   lock: boolean,
   insertMissing: (missing: ReadonlyMap<string, string>) => Promise<string[]>,
   lockExisting: (existing: string[]) => Promise<string[]>,
-): Promise<void> {
+): Promise<number> {
   let missing = wanted;
+  let insertedCount = 0;
   for (let attempt = 0; attempt < 3; attempt++) {
     const inserted = new Set(await insertMissing(missing));
-    if (!lock) return;
+    insertedCount += inserted.size;
+    if (!lock) return insertedCount;
     const existing = [...missing.keys()].filter((key) => !inserted.has(key));
-    if (existing.length === 0) return;
+    if (existing.length === 0) return insertedCount;
     const locked = new Set(await lockExisting(existing));
-    if (locked.size === existing.length) return;
+    if (locked.size === existing.length) return insertedCount;
     missing = new Map(existing.filter((key) => !locked.has(key)).map((key) => [key, wanted.get(key) as string]));
   }
   throw new Error('Customers or products of this import kept being deleted while it ran');

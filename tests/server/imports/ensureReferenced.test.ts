@@ -28,14 +28,14 @@ const wanted = (...keys: string[]) => new Map(keys.map((key) => [key, key]));
 describe('ensureReferenced: every key exists, and the ones that existed are locked', () => {
   it('inserts the missing keys and locks only the ones that were there', async () => {
     const t = table(['a']);
-    await ensureReferenced(wanted('a', 'b'), true, t.insertMissing, t.lockExisting);
+    expect(await ensureReferenced(wanted('a', 'b'), true, t.insertMissing, t.lockExisting)).toBe(1);
     expect([...t.rows].sort()).toEqual(['a', 'b']);
     expect(t.locks).toEqual([['a']]);
   });
 
   it('inserts again a key deleted by someone else between the insert and the lock', async () => {
     const t = table(['a', 'c'], [['a']]);
-    await ensureReferenced(wanted('a', 'b', 'c'), true, t.insertMissing, t.lockExisting);
+    expect(await ensureReferenced(wanted('a', 'b', 'c'), true, t.insertMissing, t.lockExisting)).toBe(2);
     expect(t.inserts).toEqual([['a', 'b', 'c'], ['a']]);
     expect([...t.rows].sort()).toEqual(['a', 'b', 'c']);
   });

@@ -371,9 +371,14 @@ describe(`subscription CSV import on ${testEngine}`, () => {
 
     it('the triggers it skips are the ones it makes up for (a new trigger on these tables must be added to the bulk write)', async () => {
       const { rows } = await harness.db.executeSql(
-        `select tgrelid::regclass::text as table_name, tgname from pg_trigger where tgrelid in ('payments'::regclass, 'payment_items'::regclass) and not tgisinternal order by 1, 2`,
+        `select tgrelid::regclass::text as table_name, tgname from pg_trigger
+          where tgrelid in ('payments'::regclass, 'payment_items'::regclass, 'customers'::regclass, 'products'::regclass) and not tgisinternal order by 1, 2`,
       );
       expect(rows.map((r) => `${String(r.table_name)}.${String(r.tgname)}`)).toEqual([
+        'customers.customers_deleted',
+        'customers.customers_inserted',
+        'customers.customers_truncated',
+        'customers.customers_updated',
         'payment_items.payment_items_deleted',
         'payment_items.payment_items_inserted',
         'payment_items.payment_items_truncated',
@@ -382,6 +387,10 @@ describe(`subscription CSV import on ${testEngine}`, () => {
         'payments.payments_inserted',
         'payments.payments_truncated',
         'payments.payments_updated',
+        'products.products_deleted',
+        'products.products_inserted',
+        'products.products_truncated',
+        'products.products_updated',
       ]);
     });
 
