@@ -85,7 +85,8 @@ async function postgresDatabase(adminUrl: string): Promise<{ url: string; drop: 
  */
 async function startServer(storage: { DATABASE_URL: string } | { DATA_DIR: string }): Promise<{ base: string; child: ChildProcess; peakRssMb: () => number; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, ...storage, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', SKIP_SPA_BUILD: 'true', ECB_FEED_URL: 'off', LOG_LEVEL: 'warn', JWT_SECRET: randomBytes(32).toString('hex') },
+    // MALLOC_ARENA_MAX as `npm start` sets it (package.json).
+    env: { MALLOC_ARENA_MAX: '2', ...process.env, ...storage, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', SKIP_SPA_BUILD: 'true', ECB_FEED_URL: 'off', LOG_LEVEL: 'warn', JWT_SECRET: randomBytes(32).toString('hex') },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const base = await new Promise<string>((resolve, reject) => {
