@@ -9,6 +9,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { npmStartCommand } from '../e2e/support/server';
 import { DEFAULT_POSTGRES_ADMIN_URL } from './support/snapshotRead';
 
 /**
@@ -84,9 +85,9 @@ async function postgresDatabase(adminUrl: string): Promise<{ url: string; drop: 
  * process of its own, so its memory is measured apart from this bench's generated files.
  */
 async function startServer(storage: { DATABASE_URL: string } | { DATA_DIR: string }): Promise<{ base: string; child: ChildProcess; peakRssMb: () => number; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    // MALLOC_ARENA_MAX as `npm start` sets it (package.json).
-    env: { MALLOC_ARENA_MAX: '2', ...process.env, ...storage, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', SKIP_SPA_BUILD: 'true', ECB_FEED_URL: 'off', LOG_LEVEL: 'warn', JWT_SECRET: randomBytes(32).toString('hex') },
+  const start = npmStartCommand();
+  const child = spawn(process.execPath, start.args, {
+    env: { ...process.env, ...start.env, ...storage, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', SKIP_SPA_BUILD: 'true', ECB_FEED_URL: 'off', LOG_LEVEL: 'warn', JWT_SECRET: randomBytes(32).toString('hex') },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const base = await new Promise<string>((resolve, reject) => {

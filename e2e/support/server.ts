@@ -15,13 +15,22 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 /**
  * The command of `npm start`, run without npm in between: npm exits at once on SIGTERM and
- * leaves the server orphaned, so signals would not reach the process under test.
+ * leaves the server orphaned, so signals would not reach the process under test. Leading
+ * `NAME=value` words are its environment (`${NAME:-default}` takes NAME from ours when set).
  */
-function startCommand(): string[] {
+export function npmStartCommand(): { args: string[]; env: Record<string, string> } {
   const scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const [command, ...args] = (scripts.start ?? '').split(/\s+/);
+  const words = (scripts.start ?? '').split(/\s+/);
+  const env: Record<string, string> = {};
+  for (let assignment = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(words[0] ?? ''); assignment; assignment = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(words[0] ?? '')) {
+    const [, name, value] = assignment as unknown as [string, string, string];
+    const fallback = /^\$\{([A-Z_][A-Z0-9_]*):-(.*)\}$/.exec(value);
+    env[name] = fallback ? (process.env[fallback[1] as string] ?? (fallback[2] as string)) : value;
+    words.shift();
+  }
+  const [command, ...args] = words;
   if (command !== 'node') throw new Error(`npm start is expected to run node, got '${scripts.start ?? ''}'`);
-  return args;
+  return { args, env };
 }
 
 /**
@@ -30,10 +39,12 @@ function startCommand(): string[] {
  */
 export async function startServer(options: { dataDir?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<RunningServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'subscope-e2e-'));
-  const child = spawn(process.execPath, startCommand(), {
+  const start = npmStartCommand();
+  const child = spawn(process.execPath, start.args, {
     cwd: root,
     env: {
       ...process.env,
+      ...start.env,
       PORT: '0',
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
