@@ -31,6 +31,7 @@ function bundledWorker(): Promise<string> {
   );
   return workerCode;
 }
+
 /**
  * Limits of the worker's heap. Old generation: a batch, the keys it remembers (up to 500,000
  * customers), the megabyte of text it parses at once. Young generation: small, so its
