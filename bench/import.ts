@@ -87,6 +87,7 @@ async function postgresDatabase(adminUrl: string): Promise<{ url: string; drop: 
 async function startServer(storage: { DATABASE_URL: string } | { DATA_DIR: string }): Promise<{ base: string; child: ChildProcess; peakRssMb: () => number; stop: () => Promise<void> }> {
   const start = npmStartCommand();
   const child = spawn(process.execPath, start.args, {
+    cwd: path.resolve(import.meta.dirname, '..'),
     env: { ...process.env, ...start.env, ...storage, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', SKIP_SPA_BUILD: 'true', ECB_FEED_URL: 'off', LOG_LEVEL: 'warn', JWT_SECRET: randomBytes(32).toString('hex') },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -113,41 +114,39 @@ async function startServer(storage: { DATABASE_URL: string } | { DATA_DIR: strin
 
 /** Uploads the file to the server at `base` and waits for the import to be done; the elapsed ms. */
 async function importEndToEnd(base: string, file: string): Promise<number> {
-  {
-    const signUp = await fetch(`${base}/api/v11/users`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ user: { email: 'bench@example.com', password: 'quiet-orbit-lantern-42', name: 'Bench' } }),
-    });
-    const authorization = signUp.headers.get('authorization') as string;
-    const started = performance.now();
-    const form = new FormData();
-    form.append('column_order', 'customer_id,started_at,ended_at,monthly_amount');
-    form.append('paying_customers', await openAsBlob(file), 'payments.csv');
-    const response = await fetch(`${base}/api/v11/subscriptions/csv_import`, { method: 'POST', headers: { authorization }, body: form });
-    const uploaded = (await response.json()) as { id?: string; errors?: unknown };
-    if (!uploaded.id) throw new Error(`upload refused: ${JSON.stringify(uploaded).slice(0, 500)}`);
-    log(`  uploaded and staged in ${seconds(performance.now() - started)}`);
-    for (;;) {
-      const view = (await (await fetch(`${base}/api/v11/subscriptions/csv_import/${uploaded.id}`, { headers: { authorization } })).json()) as {
-        status: string;
-        progress: number;
-        result: { success_count: number; failure_count: number; error?: string };
-      };
-      if (view.status === 'done') {
-        if (view.result.success_count !== ROWS) throw new Error(`imported ${view.result.success_count} of ${ROWS} rows`);
-        const audit = (view as unknown as { audit_log: { event: string; created_at: string; details: { ms?: Record<string, number> } }[] }).audit_log;
-        const t0 = Date.parse(audit[0]?.created_at ?? '');
-        log(`  steps (audit log, s from the upload): ${audit.map((e) => `${e.event} ${((Date.parse(e.created_at) - t0) / 1000).toFixed(2)}`).join(', ')}`);
-        const ms = audit.find((e) => e.event === 'committed')?.details.ms ?? {};
-        log(`  the job's steps (ms): ${Object.entries(ms).map(([step, took]) => `${step} ${took}`).join(', ')}`);
-        break;
-      }
-      if (view.status === 'failed') throw new Error(`the import failed: ${view.result.error}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
+  const signUp = await fetch(`${base}/api/v11/users`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user: { email: 'bench@example.com', password: 'quiet-orbit-lantern-42', name: 'Bench' } }),
+  });
+  const authorization = signUp.headers.get('authorization') as string;
+  const started = performance.now();
+  const form = new FormData();
+  form.append('column_order', 'customer_id,started_at,ended_at,monthly_amount');
+  form.append('paying_customers', await openAsBlob(file), 'payments.csv');
+  const response = await fetch(`${base}/api/v11/subscriptions/csv_import`, { method: 'POST', headers: { authorization }, body: form });
+  const uploaded = (await response.json()) as { id?: string; errors?: unknown };
+  if (!uploaded.id) throw new Error(`upload refused: ${JSON.stringify(uploaded).slice(0, 500)}`);
+  log(`  uploaded and staged in ${seconds(performance.now() - started)}`);
+  for (;;) {
+    const view = (await (await fetch(`${base}/api/v11/subscriptions/csv_import/${uploaded.id}`, { headers: { authorization } })).json()) as {
+      status: string;
+      progress: number;
+      result: { success_count: number; failure_count: number; error?: string };
+    };
+    if (view.status === 'done') {
+      if (view.result.success_count !== ROWS) throw new Error(`imported ${view.result.success_count} of ${ROWS} rows`);
+      const audit = (view as unknown as { audit_log: { event: string; created_at: string; details: { ms?: Record<string, number> } }[] }).audit_log;
+      const t0 = Date.parse(audit[0]?.created_at ?? '');
+      log(`  steps (audit log, s from the upload): ${audit.map((e) => `${e.event} ${((Date.parse(e.created_at) - t0) / 1000).toFixed(2)}`).join(', ')}`);
+      const ms = audit.find((e) => e.event === 'committed')?.details.ms ?? {};
+      log(`  the job's steps (ms): ${Object.entries(ms).map(([step, took]) => `${step} ${took}`).join(', ')}`);
+      break;
     }
-    return performance.now() - started;
+    if (view.status === 'failed') throw new Error(`the import failed: ${view.result.error}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
+  return performance.now() - started;
 }
 
 /** The peer: the same rows, in payments' own columns, COPYed into payments of another account (customers inserted first, untimed). */
