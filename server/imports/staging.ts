@@ -73,25 +73,6 @@ export async function stageCsv(db: Kysely<DB>, accountId: string, importId: stri
   return { rows, bytes, preview, widest, ...format };
 }
 
-/** Staged rows in file order, `size` at a time (keyset pagination on the row number). */
-export async function* stagedRows(db: Kysely<DB>, accountId: string, importId: string, size = 5_000): AsyncGenerator<{ row_number: number; cells: string[] }[]> {
-  let after = 0;
-  for (;;) {
-    const page = await db
-      .selectFrom('import_rows')
-      .select(['row_number', 'cells'])
-      .where('account_id', '=', accountId)
-      .where('import_id', '=', importId)
-      .where('row_number', '>', after)
-      .orderBy('row_number')
-      .limit(size)
-      .execute();
-    if (page.length === 0) return;
-    yield page;
-    after = (page.at(-1) as { row_number: number }).row_number;
-  }
-}
-
 /** Bytes per stored chunk of a subscription file. */
 const FILE_CHUNK_BYTES = 8 * 1024 * 1024;
 /** Rows too short for the dialog's columns kept to list (all are counted). */
