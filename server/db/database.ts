@@ -46,13 +46,11 @@ export interface Database {
 export interface Session {
   /** Queries on the session's connection. */
   readonly kysely: Kysely<DB>;
-  /** `COPY table (columns) FROM` text-format rows: tab-separated, newline-ended, escaped (`copyText`). */
+  /** `COPY table (columns) FROM` text-format rows: tab-separated, newline-ended, escaped (`copyText`, db/copyText.ts). */
   copyIn(table: string, columns: readonly string[], rows: string | Uint8Array): Promise<void>;
   /** As Database.readBytes, on the session's connection. */
   readBytes(text: string, values: readonly (string | number)[]): Promise<Uint8Array[]>;
 }
-
-export { copyText } from './copyText';
 
 export type BinaryColumnType = 'text' | 'int4' | 'int8' | 'text[]' | 'bytea';
 export interface BinaryColumn {

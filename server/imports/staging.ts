@@ -16,8 +16,6 @@ import { slashOrderEvidence, type DateOrder } from './csv/values';
  *   (`stageCsv`): its job is set-based SQL over those rows.
  */
 
-export { arrayLiteral };
-
 /** Rows per INSERT. */
 const BATCH = 2_000;
 /** Rows the import page previews. */
