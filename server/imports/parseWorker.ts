@@ -11,7 +11,11 @@ import type { BatchPlan, ParsedBatch, ParseTotals } from './subscriptionBatches'
  */
 
 export type ToParseWorker = { type: 'chunk'; bytes: Uint8Array } | { type: 'eof' } | { type: 'credit' };
-export type FromParseWorker = { type: 'need' } | { type: 'batch'; batch: ParsedBatch } | { type: 'end'; totals: ParseTotals } | { type: 'error'; message: string };
+export type FromParseWorker =
+  | { type: 'need' }
+  | { type: 'batch'; batch: ParsedBatch }
+  | { type: 'end'; totals: ParseTotals; firstRows?: [string, number][] }
+  | { type: 'error'; message: string };
 
 const WORKER_ENTRY = fileURLToPath(new URL('./subscriptionParseWorker.ts', import.meta.url));
 let workerCode: Promise<string> | null = null;
@@ -42,6 +46,19 @@ const WORKER_HEAP_MB = 128;
 const WORKER_YOUNG_MB = 8;
 
 export async function* parseInWorker(plan: BatchPlan, file: AsyncIterator<Uint8Array>): AsyncGenerator<ParsedBatch, ParseTotals> {
+  return (yield* inWorker(plan, file)).totals;
+}
+
+/** The first valid row of the file naming each of `ids`, read in the worker as parseInWorker reads (subscriptionBatches.ts `firstRowsOf`). */
+export async function firstRowsInWorker(plan: BatchPlan, ids: readonly string[], file: AsyncIterator<Uint8Array>): Promise<Map<string, number>> {
+  const reader = inWorker({ ...plan, firstRowsOf: [...ids] }, file);
+  for (;;) {
+    const next = await reader.next();
+    if (next.done) return new Map(next.value.firstRows);
+  }
+}
+
+async function* inWorker(plan: BatchPlan & { firstRowsOf?: string[] }, file: AsyncIterator<Uint8Array>): AsyncGenerator<ParsedBatch, { totals: ParseTotals; firstRows?: [string, number][] }> {
   const worker = new Worker(await bundledWorker(), {
     eval: true,
     workerData: plan,
@@ -76,7 +93,7 @@ export async function* parseInWorker(plan: BatchPlan, file: AsyncIterator<Uint8A
       if (inbox.length === 0) await new Promise<void>((resolve) => (wake = resolve));
       const message = inbox.shift() as FromParseWorker;
       if (message.type === 'error') throw new Error(message.message);
-      if (message.type === 'end') return message.totals;
+      if (message.type === 'end') return message;
       if (message.type === 'batch') {
         yield message.batch;
         worker.postMessage({ type: 'credit' } satisfies ToParseWorker);

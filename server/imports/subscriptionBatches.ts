@@ -1,12 +1,14 @@
 import { arrayLiteral, copyText } from '../db/copyText';
 import { csvRows } from './csv/rows';
-import { PaymentIdSet } from './paymentIdSet';
+import { PaymentIdFilter } from './paymentIdFilter';
 import { readSubscriptionRow, type FieldMapping, type ParsedPaymentRow, type RowContext } from './subscriptionRows';
 
 /**
  * The reading half of a subscription import: the stored file's bytes in, batches of ready COPY
  * text out. Decodes, parses and validates each row, catches the rows that name a payment an
- * earlier row named, and says which customers and products are new to the import. Pure (no
+ * earlier row of the batch named, sets apart as suspects those that may name one an earlier
+ * batch named (a filter of fixed size: the job settles them against what it has written), and
+ * says which customers and products are new to the import. Pure (no
  * database): it runs in a worker thread beside the job (subscriptionParseWorker.ts), so the
  * reading overlaps the database's writing even on PGlite, whose engine shares the main thread.
  */
@@ -24,8 +26,10 @@ export interface BatchPlan {
   noPayments: boolean;
   /** Valid rows per batch. */
   batchRows: number;
-  /** Rows of the file (counted at the upload), to size the set of payment ids once. */
+  /** Rows of the file (counted at the upload), to size the filter of payment ids. */
   expectedRows: number;
+  /** Bits of that filter when not sized from the rows (tests: a small filter makes false alarms). */
+  idFilterBits?: number;
 }
 
 export interface ParsedBatch {
@@ -49,6 +53,19 @@ export interface ParsedBatch {
   /** Failed rows as COPY text for import_rows, UTF-8, and how many. */
   failures: Uint8Array;
   failureCount: number;
+  /** Valid rows whose payment an earlier batch may have named (in file order): not in the lines above. */
+  suspects: SuspectRow[];
+}
+
+/** A valid row the filter says may repeat an earlier batch's payment, with all it takes to write or report it. */
+export interface SuspectRow {
+  id: string;
+  number: number;
+  cells: string[];
+  paymentLine: string;
+  itemLine: string | null;
+  productKey: string | null;
+  stageLine: string;
 }
 
 export interface ParseTotals {
@@ -73,23 +90,30 @@ export async function* subscriptionBatches(bytes: AsyncIterable<Uint8Array>, pla
   const { mapping, withItem, batchRows } = plan;
   const account = copyText(plan.accountId);
   const importRef = copyText(plan.importId);
-  const ids = PaymentIdSet.forRows(plan.expectedRows);
+  const seenIds = plan.idFilterBits ? new PaymentIdFilter(plan.idFilterBits) : PaymentIdFilter.forRows(plan.expectedRows);
+  // The batch's payment ids and the row of each: repeats within a batch are told exactly.
+  let batchIds = new Map<string, number>();
+  let suspects: SuspectRow[] = [];
   const knownCustomers = new Set<string>();
   const knownProducts = new Set<string>();
   let rows: ParsedPaymentRow[] = [];
+  // The batch's valid rows and suspects, in file order.
+  let inOrder: ParsedPaymentRow[] = [];
   let failures = '';
   let failureCount = 0;
   const totals: ParseTotals = { seen: 0, valid: 0, failed: 0 };
 
   const batch = (): ParsedBatch => {
-    const out: ParsedBatch = { seen: totals.seen, valid: rows.length, customerIds: [], customerNames: [], products: [], failures: utf8.encode(failures), failureCount };
-    // In file order: a customer's name is the one its first row gives.
+    const out: ParsedBatch = { seen: totals.seen, valid: rows.length, customerIds: [], customerNames: [], products: [], failures: utf8.encode(failures), failureCount, suspects };
+    // In file order: a customer's name is the one its first row gives. A suspect's customer
+    // too (a repeat names its payment's customer, which an earlier batch had already); its
+    // product is the job's to add if it writes the row.
     const newCustomers = new Map<string, string>();
     const newProducts = new Set<string>();
-    for (const row of rows) {
+    for (const row of inOrder) {
       if (!knownCustomers.has(row.customerId) && !newCustomers.has(row.customerId)) newCustomers.set(row.customerId, row.customerName ?? row.customerId);
-      if (withItem && !knownProducts.has(row.productKey)) newProducts.add(row.productKey);
     }
+    if (withItem) for (const row of rows) if (!knownProducts.has(row.productKey)) newProducts.add(row.productKey);
     for (const [id, name] of newCustomers) {
       out.customerIds.push(id);
       out.customerNames.push(name);
@@ -115,12 +139,15 @@ export async function* subscriptionBatches(bytes: AsyncIterable<Uint8Array>, pla
       out.stageLines = rows.map((row) => stageLine(row, withItem));
     }
     rows = [];
+    inOrder = [];
+    suspects = [];
+    batchIds = new Map();
     failures = '';
     failureCount = 0;
     return out;
   };
   const fail = (number: number, cells: readonly string[], message: string) => {
-    failures += `${account}\t${importRef}\t${number}\t${copyText(arrayLiteral(cells))}\t${copyText(message)}\n`;
+    failures += failureLine(plan.accountId, plan.importId, number, cells, message);
     failureCount++;
     totals.failed++;
   };
@@ -137,18 +164,65 @@ export async function* subscriptionBatches(bytes: AsyncIterable<Uint8Array>, pla
       fail(row.number, row.cells, outcome.message);
     } else {
       // Rows of one file that name the same payment: the first one counts, the others are reported.
-      const firstRow = ids.add(outcome.row.paymentId, row.number);
-      if (firstRow === null) {
-        rows.push(outcome.row);
-        totals.valid++;
+      const parsed = outcome.row;
+      const firstRow = batchIds.get(parsed.paymentId);
+      if (firstRow !== undefined) {
+        fail(row.number, row.cells, repeatMessage(firstRow));
+      } else if (seenIds.add(parsed.paymentId)) {
+        // Perhaps named by an earlier batch: the job settles it (and counts it).
+        inOrder.push(parsed);
+        suspects.push({
+          id: parsed.paymentId,
+          number: row.number,
+          cells: [...row.cells],
+          paymentLine: paymentLine(account, importRef, parsed),
+          itemLine: withItem ? itemLine(account, parsed) : null,
+          productKey: withItem ? parsed.productKey : null,
+          stageLine: stageLine(parsed, withItem),
+        });
       } else {
-        fail(row.number, row.cells, `Same customer, invoice number and start date as row ${firstRow}`);
+        batchIds.set(parsed.paymentId, row.number);
+        rows.push(parsed);
+        inOrder.push(parsed);
+        totals.valid++;
       }
     }
-    if (rows.length >= batchRows || failureCount >= batchRows) yield batch();
+    if (rows.length + suspects.length >= batchRows || failureCount >= batchRows) yield batch();
   }
-  if (rows.length > 0 || failureCount > 0) yield batch();
+  if (rows.length > 0 || suspects.length > 0 || failureCount > 0) yield batch();
   return totals;
+}
+
+/** The message of a row naming the payment an earlier row named. */
+export function repeatMessage(firstRow: number): string {
+  return `Same customer, invoice number and start date as row ${firstRow}`;
+}
+
+/** A failed row as a line of COPY text for import_rows. */
+export function failureLine(accountId: string, importId: string, number: number, cells: readonly string[], message: string): string {
+  return `${copyText(accountId)}\t${copyText(importId)}\t${number}\t${copyText(arrayLiteral(cells))}\t${copyText(message)}\n`;
+}
+
+/**
+ * The first valid row of the file naming each of `ids` (the job asks for the repeats it
+ * settled, to name the row they repeat): reads until it has found them all.
+ */
+export async function firstRowsOf(bytes: AsyncIterable<Uint8Array>, plan: BatchPlan, ids: readonly string[]): Promise<Map<string, number>> {
+  const context: RowContext = { ...plan.context, currencyDigits: new Map(plan.context.currencyDigits) };
+  const wanted = new Set(ids);
+  const found = new Map<string, number>();
+  let first = true;
+  for await (const row of csvRows(bytes)) {
+    if (first) {
+      first = false;
+      if (plan.skipHeaders) continue;
+    }
+    const outcome = readSubscriptionRow(row.cells, plan.mapping, context);
+    if (!outcome.ok || !wanted.has(outcome.row.paymentId) || found.has(outcome.row.paymentId)) continue;
+    found.set(outcome.row.paymentId, row.number);
+    if (found.size === wanted.size) break;
+  }
+  return found;
 }
 
 export const PAYMENT_COLUMNS = ['account_id', 'id', 'customer_id', 'version', 'started_at', 'ended_at', 'duration_in_months', 'total_value', 'currency', 'invoice_number', 'source', 'import_id'];

@@ -3,9 +3,20 @@ import type { Database, Session } from '../db/database';
 import type { DB } from '../db/schema';
 import { auditImport, setImportStatus } from './auditLog';
 import type { DateOrder } from './csv/values';
-import { parseInWorker } from './parseWorker';
+import { firstRowsInWorker, parseInWorker } from './parseWorker';
 import { storedFile, type FileFacts } from './staging';
-import { FAILURE_COLUMNS, ITEM_COLUMNS, PAYMENT_COLUMNS, STAGE_COLUMNS, type BatchPlan, type ParsedBatch, type ParseTotals } from './subscriptionBatches';
+import {
+  FAILURE_COLUMNS,
+  ITEM_COLUMNS,
+  PAYMENT_COLUMNS,
+  STAGE_COLUMNS,
+  failureLine,
+  repeatMessage,
+  type BatchPlan,
+  type ParsedBatch,
+  type ParseTotals,
+  type SuspectRow,
+} from './subscriptionBatches';
 import type { FieldMapping, RowContext } from './subscriptionRows';
 
 /**
@@ -25,8 +36,10 @@ import type { FieldMapping, RowContext } from './subscriptionRows';
 
 /** Failures kept in the import's result (all are counted). */
 export const LISTED_FAILURES = 1_000;
-/** Rows per COPY into the temporary table (one batch of text in memory). */
+/** Valid rows per batch (one batch of COPY text in memory, one more being read). */
 const BATCH = 20_000;
+/** Until the end of a run, the message of a repeat whose first row an earlier batch had. */
+const REPEAT_OF_EARLIER_BATCH = 'Same customer, invoice number and start date as an earlier row';
 /** Advisory lock class of an import's commit transaction (one run at a time commits). */
 const COMMIT_LOCK_CLASS = 51_202;
 
@@ -150,8 +163,9 @@ async function importFile(run: ImportRun, session: Session, trx: Transaction<DB>
     skipHeaders: run.skipHeaders,
     withItem,
     noPayments,
-    batchRows: BATCH,
+    batchRows: positiveIntegerFrom(process.env.SUBSCOPE_IMPORT_BATCH_ROWS) ?? BATCH,
     expectedRows: run.total,
+    idFilterBits: positiveIntegerFrom(process.env.SUBSCOPE_IMPORT_ID_FILTER_BITS),
   };
   const file = storedFile(session, accountId, importId);
   const batches = parseInWorker(plan, file);
@@ -159,26 +173,37 @@ async function importFile(run: ImportRun, session: Session, trx: Transaction<DB>
   let insertedKeys = 0;
   let totals: ParseTotals;
   const spent = new Spent();
+  const repeats: Repeats = { suspects: 0, count: 0, written: 0, unnamed: [] };
   for (;;) {
     const next = await spent.on('waiting for the reader', batches.next());
     if (next.done) {
       totals = next.value;
       break;
     }
-    const wrote = await writeBatch(session, trx, run, next.value, { withItem, noPayments, bulk, spent });
+    const wrote = await writeBatch(session, trx, run, next.value, { withItem, noPayments, bulk, spent, repeats });
     created += wrote.created;
     insertedKeys += wrote.insertedKeys;
     await yieldToEventLoop();
     await reportProgress(database, accountId, importId, Math.min(80, Math.floor((next.value.seen / Math.max(1, run.total)) * 80)));
   }
-  const validCount = totals.valid;
-  const failedCount = totals.failed;
-
+  const validCount = totals.valid + repeats.written;
+  const failedCount = totals.failed + repeats.count;
   steps.done('read, validate and write new payments');
+  if (repeats.unnamed.length > 0) {
+    await nameFirstRows(session, trx, plan, repeats.unnamed);
+    steps.done('name the rows repeated');
+  }
   Object.assign(steps.times, spent.times);
   // What the skipped statement triggers of customers, products, payments and payment_items would have done.
   if (bulk && (created > 0 || insertedKeys > 0)) await sql`select raise_data_version(array[${accountId}]::text[])`.execute(trx);
-  await auditImport(trx, accountId, importId, 'validation finished', 'in_progress', { valid: validCount, failed: failedCount, slash_dates: context.slashOrder ?? 'refused when ambiguous' });
+  await auditImport(trx, accountId, importId, 'validation finished', 'in_progress', {
+    valid: validCount,
+    failed: failedCount,
+    slash_dates: context.slashOrder ?? 'refused when ambiguous',
+    // Rows the reader's filter could not clear, settled against what the import had written.
+    suspects: repeats.suspects,
+    false_alarms: repeats.written,
+  });
   await reportProgress(database, accountId, importId, 85);
   // From here the transaction holds the import's row: no more progress from beside it.
   await setImportStatus(trx, accountId, importId, 'finalizing', 'commit started', {}, { progress: 85 });
@@ -214,6 +239,81 @@ async function importFile(run: ImportRun, session: Session, trx: Transaction<DB>
   await trx.deleteFrom('import_files').where('account_id', '=', accountId).where('import_id', '=', importId).execute();
   await trx.deleteFrom('import_rows').where('account_id', '=', accountId).where('import_id', '=', importId).execute();
   return result;
+}
+
+/** A positive whole number from an environment variable (the tests' smaller batches and filter), or undefined. */
+function positiveIntegerFrom(value: string | undefined): number | undefined {
+  const number = Number(value);
+  return value && Number.isInteger(number) && number > 0 ? number : undefined;
+}
+
+/**
+ * The rows the reader set apart as suspects (`suspects`), those that turned out to repeat a
+ * payment an earlier batch wrote (`count`), and those written after all (`written`). `unnamed`: the first
+ * repeats (as many as a result lists), whose message names the row they repeat once the
+ * reading is over.
+ */
+interface Repeats {
+  suspects: number;
+  count: number;
+  written: number;
+  unnamed: { id: string; number: number }[];
+}
+
+/**
+ * Settles a batch's suspects: a suspect whose payment this import has written (a new payment
+ * with this import's id, or one it staged as existing) repeats it, and is reported; the others
+ * are new to the file after all (the filter's false alarms), the first of each payment written,
+ * a later one naming the same payment reported with that row. Answers the suspects to write,
+ * and the failed rows' COPY text for import_rows.
+ */
+async function settleSuspects(
+  trx: Transaction<DB>,
+  run: ImportRun,
+  suspects: readonly SuspectRow[],
+  how: { noPayments: boolean; repeats: Repeats },
+): Promise<{ keep: SuspectRow[]; failures: string }> {
+  const { accountId, importId } = run;
+  how.repeats.suspects += suspects.length;
+  const ids = [...new Set(suspects.map((suspect) => suspect.id))];
+  // By the primary key (see the existing payments' lookup in writeBatch).
+  await sql`set local enable_seqscan = off`.execute(trx);
+  const written = await sql<{ id: string }>`select id from payments where account_id = ${accountId} and id = any(${ids}::text[]) and import_id = ${importId}`.execute(trx);
+  await sql`set local enable_seqscan = on`.execute(trx);
+  const repeated = new Set(written.rows.map((row) => row.id));
+  if (!how.noPayments) {
+    const staged = await sql<{ id: string }>`select payment_id as id from import_stage where payment_id = any(${ids}::text[])`.execute(trx);
+    for (const row of staged.rows) repeated.add(row.id);
+  }
+  const firstOf = new Map<string, number>();
+  const keep: SuspectRow[] = [];
+  let failures = '';
+  for (const suspect of suspects) {
+    const earlier = firstOf.get(suspect.id);
+    if (!repeated.has(suspect.id) && earlier === undefined) {
+      firstOf.set(suspect.id, suspect.number);
+      keep.push(suspect);
+      continue;
+    }
+    failures += failureLine(accountId, importId, suspect.number, suspect.cells, earlier === undefined ? REPEAT_OF_EARLIER_BATCH : repeatMessage(earlier));
+    how.repeats.count++;
+    if (earlier === undefined && how.repeats.unnamed.length < LISTED_FAILURES) how.repeats.unnamed.push({ id: suspect.id, number: suspect.number });
+  }
+  how.repeats.written += keep.length;
+  return { keep, failures };
+}
+
+/**
+ * Names, in the message of each repeat of an earlier batch's payment, the row it repeats: the
+ * first valid row naming that payment, found by reading the file again (up to the last of them).
+ */
+async function nameFirstRows(session: Session, trx: Transaction<DB>, plan: BatchPlan, unnamed: readonly { id: string; number: number }[]): Promise<void> {
+  const found = await firstRowsInWorker(plan, [...new Set(unnamed.map((repeat) => repeat.id))], storedFile(session, plan.accountId, plan.importId));
+  const named = unnamed.filter((repeat) => found.has(repeat.id));
+  if (named.length === 0) return;
+  await sql`update import_rows r set error = m.error
+              from unnest(${named.map((repeat) => repeat.number)}::int[], ${named.map((repeat) => repeatMessage(found.get(repeat.id) as number))}::text[]) as m(row_number, error)
+             where r.account_id = ${plan.accountId} and r.import_id = ${plan.importId} and r.row_number = m.row_number`.execute(trx);
 }
 
 /**
@@ -267,7 +367,7 @@ async function writeBatch(
   trx: Transaction<DB>,
   run: ImportRun,
   batch: ParsedBatch,
-  how: { withItem: boolean; noPayments: boolean; bulk: boolean; spent: Spent },
+  how: { withItem: boolean; noPayments: boolean; bulk: boolean; spent: Spent; repeats: Repeats },
 ): Promise<{ created: number; insertedKeys: number }> {
   const { accountId } = run;
   let insertedKeys = 0;
@@ -295,9 +395,13 @@ async function writeBatch(
       },
     ));
   }
-  if (batch.products.length > 0) {
+  const settled = batch.suspects.length > 0 ? await how.spent.on('suspects', settleSuspects(trx, run, batch.suspects, how)) : { keep: [], failures: '' };
+  const suspects = settled.keep;
+  const products = new Set(batch.products);
+  for (const suspect of suspects) if (suspect.productKey !== null) products.add(suspect.productKey);
+  if (products.size > 0) {
     insertedKeys += await how.spent.on('products', ensureReferenced(
-      new Map(batch.products.map((key) => [key, key])),
+      new Map([...products].map((key) => [key, key])),
       how.bulk,
       async (missing) => {
         const inserted = await sql<{ key: string }>`insert into products (account_id, key, name) select ${accountId}, p.key, p.key from unnest(${[...missing.keys()]}::text[]) as p(key)
@@ -313,9 +417,22 @@ async function writeBatch(
   let payments: string | Uint8Array = batch.payments ?? '';
   let items: string | Uint8Array = batch.items ?? '';
   let staged = '';
-  let created = batch.valid;
+  let created = batch.valid + suspects.length;
+  if (how.noPayments && suspects.length > 0) {
+    // The suspects written after all, after the batch's text (one COPY each).
+    const more = { payments: '', items: '' };
+    for (const suspect of suspects) {
+      more.payments += suspect.paymentLine;
+      more.items += suspect.itemLine ?? '';
+    }
+    payments = concatenated(payments, more.payments);
+    items = concatenated(items, more.items);
+  }
   if (!how.noPayments) {
-    const ids = batch.ids ?? [];
+    const ids = [...(batch.ids ?? []), ...suspects.map((suspect) => suspect.id)];
+    const paymentLines = [...(batch.paymentLines ?? []), ...suspects.map((suspect) => suspect.paymentLine)];
+    const itemLines = [...(batch.itemLines ?? []), ...suspects.map((suspect) => suspect.itemLine ?? '')];
+    const stageLines = [...(batch.stageLines ?? []), ...suspects.map((suspect) => suspect.stageLine)];
     // By the primary key: the statistics still describe the table as it was before this
     // transaction's batches, and a planner that thinks it small scans it whole, every batch.
     const existing = await how.spent.on(
@@ -331,12 +448,12 @@ async function writeBatch(
     created = 0;
     for (let k = 0; k < ids.length; k++) {
       if (exists.has(ids[k] as string)) {
-        staged += batch.stageLines?.[k] ?? '';
+        staged += stageLines[k] ?? '';
         continue;
       }
       created++;
-      payments += batch.paymentLines?.[k] ?? '';
-      if (how.withItem) items += batch.itemLines?.[k] ?? '';
+      payments += paymentLines[k] ?? '';
+      if (how.withItem) items += itemLines[k] ?? '';
     }
   }
   if (payments.length > 0) {
@@ -345,8 +462,20 @@ async function writeBatch(
   }
   if (how.bulk) await sql`set local session_replication_role = origin`.execute(trx);
   if (staged) await how.spent.on('copy existing', session.copyIn('import_stage', STAGE_COLUMNS, staged));
-  if (batch.failures.length > 0) await how.spent.on('copy failures', session.copyIn('import_rows', FAILURE_COLUMNS, batch.failures));
+  const failures = concatenated(batch.failures, settled.failures);
+  if (failures.length > 0) await how.spent.on('copy failures', session.copyIn('import_rows', FAILURE_COLUMNS, failures));
   return { created, insertedKeys };
+}
+
+/** COPY text with more lines after it. */
+function concatenated(text: string | Uint8Array, more: string): string | Uint8Array {
+  if (more === '') return text;
+  if (typeof text === 'string') return text + more;
+  const tail = new TextEncoder().encode(more);
+  const out = new Uint8Array(text.length + tail.length);
+  out.set(text);
+  out.set(tail, text.length);
+  return out;
 }
 
 /**

@@ -1,15 +1,16 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { batchBuffers, subscriptionBatches, type BatchPlan } from './subscriptionBatches';
+import { batchBuffers, firstRowsOf, subscriptionBatches, type BatchPlan } from './subscriptionBatches';
 import type { FromParseWorker, ToParseWorker } from './parseWorker';
 
 /**
  * Worker thread of a subscription import (started by parseWorker.ts): asks the job for the
  * stored file a chunk at a time, and hands back batches of ready COPY text, one ahead of the
- * one being written (a credit per batch written), so it never holds more than two.
+ * one being written (a credit per batch written), so it never holds more than two. Or, when
+ * the plan names payment ids (`firstRowsOf`), finds the first row naming each and ends.
  */
 const port = parentPort;
 if (!port) throw new Error('subscriptionParseWorker.ts runs as a worker thread');
-const plan = workerData as BatchPlan;
+const plan = workerData as BatchPlan & { firstRowsOf?: string[] };
 const post = (message: FromParseWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
 let credits = 1;
@@ -41,6 +42,11 @@ async function* chunks(): AsyncGenerator<Uint8Array> {
 
 async function run(): Promise<void> {
   try {
+    if (plan.firstRowsOf) {
+      const found = await firstRowsOf(chunks(), plan, plan.firstRowsOf);
+      post({ type: 'end', totals: { seen: 0, valid: 0, failed: 0 }, firstRows: [...found] });
+      return;
+    }
     const batches = subscriptionBatches(chunks(), plan);
     for (;;) {
       const next = await batches.next();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseInWorker } from '../../../server/imports/parseWorker';
+import { firstRowsInWorker, parseInWorker } from '../../../server/imports/parseWorker';
 import type { BatchPlan, ParsedBatch } from '../../../server/imports/subscriptionBatches';
+import { paymentIdOf } from '../../../server/imports/subscriptionRows';
 
 const plan = (overrides: Partial<BatchPlan> = {}): BatchPlan => ({
   accountId: 'acc-1',
@@ -20,7 +21,7 @@ async function* chunksOf(text: string, size: number): AsyncGenerator<Uint8Array>
   for (let at = 0; at < bytes.length; at += size) yield bytes.slice(at, at + size);
 }
 
-async function drain(batches: AsyncGenerator<ParsedBatch, unknown>) {
+async function drain<T>(batches: AsyncGenerator<ParsedBatch, T>) {
   const out: ParsedBatch[] = [];
   for (;;) {
     const next = await batches.next();
@@ -61,6 +62,42 @@ describe('the import reader in its worker thread', () => {
     const { out } = await drain(parseInWorker(plan(), chunksOf('Łódź-1,2025-01-01,2025-02-01,5\n', 3)));
     expect(new TextDecoder().decode(out[0]?.payments)).toMatch(/^acc-1\tsubh\w{12}\tŁódź-1\t1\t2025-01-01\t/);
     expect(out[0]?.customerIds).toEqual(['Łódź-1']);
+  });
+
+  it('reports a repeat within its batch with the first row, and sets apart as a suspect one whose first row was in an earlier batch', async () => {
+    const lines = ['a,2025-01-01,2025-02-01,1', 'b,2025-01-01,2025-02-01,1', 'a,2025-01-01,2025-02-01,2', 'c,2025-01-01,2025-02-01,1', 'd,2025-01-01,2025-02-01,1', 'a,2025-01-01,2025-02-01,3'];
+    const { out, totals } = await drain(parseInWorker(plan({ withItem: true, mapping: { customer_id: 0, started_at: 1, ended_at: 2, monthly_amount: 3, product: 0 } }), chunksOf(`${lines.join('\n')}\n`, 16)));
+    // Row 3 repeats row 1 in the same batch; row 6 repeats it from the next batch: the job settles it.
+    expect(totals).toEqual({ seen: 6, valid: 4, failed: 1 });
+    const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
+    expect(text(out[0]?.failures)).toContain('\t3\t{"a","2025-01-01","2025-02-01","2"}\tSame customer, invoice number and start date as row 1\n');
+    expect(out.map((batch) => batch.suspects.map((suspect) => suspect.number))).toEqual([[], [6]]);
+    const [suspect] = out[1]?.suspects ?? [];
+    expect(suspect).toMatchObject({ id: paymentIdOf('acc-1', 'a', null, '2025-01-01'), cells: ['a', '2025-01-01', '2025-02-01', '3'], productKey: 'a', itemLine: expect.stringMatching(/\ta\trecurring\t1\n$/) });
+    expect(suspect?.paymentLine).toMatch(/\ta\t1\t2025-01-01\t2025-02-01\t1\t300\tUSD\t/);
+    // Not in the batch's own text, and its product is not listed (the job adds it if it writes the row).
+    expect(text(out[1]?.payments)).not.toContain('\t300\t');
+    expect(out[1]?.products).toEqual(['d']);
+  });
+
+  it('with a filter of a few bits, sets apart rows new to the file too (false alarms), each once', async () => {
+    const lines = Array.from({ length: 12 }, (_, k) => `cus-${k},2025-01-01,2025-02-01,1`);
+    const { out, totals } = await drain(parseInWorker(plan({ idFilterBits: 4, batchRows: 4 }), chunksOf(`${lines.join('\n')}\n`, 64)));
+    const suspects = out.flatMap((batch) => batch.suspects.map((suspect) => suspect.number));
+    expect(suspects.length).toBeGreaterThan(4);
+    expect(totals.valid + suspects.length).toBe(12);
+    // Each batch closes at 4 rows, suspects included.
+    expect(out.map((batch) => batch.valid + batch.suspects.length)).toEqual([4, 4, 4]);
+  });
+
+  it('finds the first valid row naming each payment asked for, skipping the header and invalid rows', async () => {
+    const lines = ['Customer,Start,End,Amount', 'a,not a date,2025-02-01,1', 'b,2025-01-01,2025-02-01,1', 'a,2025-01-01,2025-02-01,1', 'a,2025-01-01,2025-02-01,2', 'c,2025-01-01,2025-02-01,1'];
+    const ids = [paymentIdOf('acc-1', 'a', null, '2025-01-01'), paymentIdOf('acc-1', 'c', null, '2025-01-01'), paymentIdOf('acc-1', 'z', null, '2025-01-01')];
+    const found = await firstRowsInWorker(plan({ skipHeaders: true }), ids, chunksOf(`${lines.join('\n')}\n`, 10));
+    expect([...found]).toEqual([
+      [ids[0], 4],
+      [ids[1], 6],
+    ]);
   });
 
   it("fails with the reader's own message when the file cannot be read", async () => {

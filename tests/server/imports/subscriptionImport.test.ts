@@ -20,7 +20,7 @@ interface ImportView {
   encoding: string | null;
   result: { status: string; success_count: number; failure_count: number; created?: number; updated?: number; unchanged?: number; failures: Failure[]; error?: string };
   validation_failures: Failure[];
-  audit_log: { event: string; status: string | null; created_at: string }[];
+  audit_log: { event: string; status: string | null; created_at: string; details: Record<string, unknown> }[];
 }
 
 const DIALOG_ORDER = 'customer_id,started_at,ended_at,monthly_amount';
@@ -421,6 +421,80 @@ describe(`subscription CSV import on ${testEngine}`, () => {
         }
       });
     }
+  });
+
+  describe('repeated payments across batches (a filter of fixed size, settled against what the import wrote)', () => {
+    // Rows 3, 7 and 10 repeat row 1's payment (customer, no invoice number, start); 12 is b's next month.
+    const file = [
+      'a,2025-01-01,2025-02-01,100',
+      'b,2025-01-01,2025-02-01,100',
+      'a,2025-01-01,2025-02-01,120',
+      'c,2025-01-01,2025-02-01,100',
+      'd,2025-01-01,2025-02-01,100',
+      'e,2025-01-01,2025-02-01,100',
+      'a,2025-01-01,2025-02-01,130',
+      'f,2025-01-01,2025-02-01,100',
+      'g,2025-01-01,2025-02-01,100',
+      'a,2025-01-01,2025-02-01,140',
+      'h,2025-01-01,2025-02-01,100',
+      'b,2025-02-01,2025-03-01,100',
+    ];
+    // The same file, later: b's January changed, then repeated in another batch (row 9), and i is new.
+    const again = [...file.slice(0, 1), 'b,2025-01-01,2025-02-01,150', ...file.slice(2, 8), 'b,2025-01-01,2025-02-01,175', ...file.slice(9), 'i,2025-01-01,2025-02-01,100'];
+    const asRow = (row: number, first: number, lines: string[]) => ({ row_number: row, row: lines[row - 1], message: `Same customer, invoice number and start date as row ${first}` });
+
+    /** Both files imported by a new account with the reader's batches and filter as given. */
+    async function importBoth(env: Record<string, string>) {
+      const who = await signUp(app);
+      Object.assign(process.env, env);
+      try {
+        const first = await upload(`${file.join('\n')}\n`, { columnOrder: DIALOG_ORDER, who });
+        const one = await finished(String(first.body.id), who);
+        const second = await upload(`${again.join('\n')}\n`, { columnOrder: DIALOG_ORDER, who });
+        const two = await finished(String(second.body.id), who);
+        const rows = (await payments(who.user.account_id)).map(({ id: _id, ...rest }) => rest);
+        const validated = one.audit_log.find((entry) => entry.event === 'validation finished')?.details;
+        return { one: one.result, two: two.result, rows, validated };
+      } finally {
+        for (const name of Object.keys(env)) delete process.env[name];
+      }
+    }
+
+    it('reports each repeat with the row it repeats, whether the first row was in its batch or an earlier one, and writes each payment once', async () => {
+      const oneBatch = await importBoth({});
+      // Batches of 4 rows: rows 7 and 10 repeat a payment of the first batch.
+      const smallBatches = await importBoth({ SUBSCOPE_IMPORT_BATCH_ROWS: '4' });
+      // And a filter of 4 bits: nearly every row is a suspect, settled against the database.
+      const falseAlarms = await importBoth({ SUBSCOPE_IMPORT_BATCH_ROWS: '4', SUBSCOPE_IMPORT_ID_FILTER_BITS: '4' });
+      for (const run of [oneBatch, smallBatches, falseAlarms]) {
+        expect(run.one).toMatchObject({ success_count: 9, failure_count: 3, created: 9, updated: 0, unchanged: 0 });
+        expect(run.one.failures).toEqual([asRow(3, 1, file), asRow(7, 1, file), asRow(10, 1, file)]);
+        // Again: b's January updated by row 2; row 9 repeats it (an earlier batch's payment that existed); i created.
+        expect(run.two).toMatchObject({ success_count: 9, failure_count: 4, created: 1, updated: 1, unchanged: 7 });
+        expect(run.two.failures).toEqual([asRow(3, 1, again), asRow(7, 1, again), asRow(9, 2, again), asRow(10, 1, again)]);
+      }
+      // Total values in cents.
+      expect(oneBatch.rows.map((row) => [row.customer_id, row.started_at, Number(row.total_value), row.version])).toEqual([
+        ['a', '2025-01-01', 10_000, 1],
+        ['b', '2025-01-01', 15_000, 2],
+        ['b', '2025-02-01', 10_000, 1],
+        ['c', '2025-01-01', 10_000, 1],
+        ['d', '2025-01-01', 10_000, 1],
+        ['e', '2025-01-01', 10_000, 1],
+        ['f', '2025-01-01', 10_000, 1],
+        ['g', '2025-01-01', 10_000, 1],
+        ['h', '2025-01-01', 10_000, 1],
+        ['i', '2025-01-01', 10_000, 1],
+      ]);
+      // What the audit log tells support: no suspect in one batch; rows 7 and 10 in small
+      // batches (both repeats); with 4 bits, nearly every row, most of them false alarms.
+      expect(oneBatch.validated).toMatchObject({ suspects: 0, false_alarms: 0 });
+      expect(smallBatches.validated).toMatchObject({ suspects: 2, false_alarms: 0 });
+      expect(falseAlarms.validated).toMatchObject({ false_alarms: expect.any(Number) });
+      expect(Number(falseAlarms.validated?.false_alarms)).toBeGreaterThan(4);
+      expect(smallBatches.rows).toEqual(oneBatch.rows);
+      expect(falseAlarms.rows).toEqual(oneBatch.rows);
+    });
   });
 
   describe('limits and access', () => {
