@@ -1,5 +1,6 @@
 import { arrayLiteral, copyText } from '../db/copyText';
 import { csvRows } from './csv/rows';
+import { KeySet } from './keySet';
 import { PaymentIdFilter } from './paymentIdFilter';
 import { readSubscriptionRow, type FieldMapping, type ParsedPaymentRow, type RowContext } from './subscriptionRows';
 
@@ -30,6 +31,8 @@ export interface BatchPlan {
   expectedRows: number;
   /** Bits of that filter when not sized from the rows (tests: a small filter makes false alarms). */
   idFilterBits?: number;
+  /** Characters of cells per batch at most, when not BATCH_CHARS (tests). */
+  batchChars?: number;
 }
 
 export interface ParsedBatch {
@@ -37,11 +40,15 @@ export interface ParsedBatch {
   seen: number;
   /** Valid rows in this batch. */
   valid: number;
-  /** Customers first named in this batch (ids, and the name each one's first row gives). */
-  customerIds: string[];
-  customerNames: string[];
-  /** Products first named in this batch. */
-  products: string[];
+  /**
+   * Customers first named in this batch, as COPY text of (id, name) in UTF-8: the name each one's
+   * first row gives, else its id. Bytes, so the job never holds them as strings.
+   */
+  customers: Uint8Array;
+  customerCount: number;
+  /** Products first named in this batch, as COPY text of (key, name = key). */
+  products: Uint8Array;
+  productCount: number;
   /** When every payment is new: the batch's payments and items as COPY text, UTF-8 (handed over without a copy). */
   payments?: Uint8Array;
   items?: Uint8Array;
@@ -78,11 +85,21 @@ const utf8 = new TextEncoder();
 
 /** The buffers of a batch, for a worker to hand over by transfer. */
 export function batchBuffers(batch: ParsedBatch): ArrayBuffer[] {
-  return [batch.payments, batch.items, batch.failures].filter((bytes): bytes is Uint8Array => bytes !== undefined).map((bytes) => bytes.buffer as ArrayBuffer);
+  return [batch.customers, batch.products, batch.payments, batch.items, batch.failures].filter((bytes): bytes is Uint8Array => bytes !== undefined).map((bytes) => bytes.buffer as ArrayBuffer);
 }
 
-/** Keys remembered as written (customers, products); past this many, later rows name them again and ON CONFLICT skips them. */
-const KNOWN_LIMIT = 500_000;
+/**
+ * Bytes of the keys remembered as written (customers, products: some 40 bytes each for short
+ * ids, so about 800,000 of them); past this, later rows name them again and ON CONFLICT skips them.
+ */
+const KNOWN_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Characters of cells a batch holds at most (valid rows, suspects and failures together): rows
+ * may be 64 KB each, so a batch of long rows closes before its row count (the worker's heap is
+ * bounded: parseWorker.ts).
+ */
+export const BATCH_CHARS = 4 * 1024 * 1024;
 
 /** Batches of the file's rows, in file order; returns the totals. */
 export async function* subscriptionBatches(bytes: AsyncIterable<Uint8Array>, plan: BatchPlan): AsyncGenerator<ParsedBatch, ParseTotals> {
@@ -94,17 +111,29 @@ export async function* subscriptionBatches(bytes: AsyncIterable<Uint8Array>, pla
   // The batch's payment ids and the row of each: repeats within a batch are told exactly.
   let batchIds = new Map<string, number>();
   let suspects: SuspectRow[] = [];
-  const knownCustomers = new Set<string>();
-  const knownProducts = new Set<string>();
+  const knownCustomers = new KeySet();
+  const knownProducts = new KeySet();
   let rows: ParsedPaymentRow[] = [];
   // The batch's valid rows and suspects, in file order.
   let inOrder: ParsedPaymentRow[] = [];
   let failures = '';
   let failureCount = 0;
+  let chars = 0;
   const totals: ParseTotals = { seen: 0, valid: 0, failed: 0 };
 
   const batch = (): ParsedBatch => {
-    const out: ParsedBatch = { seen: totals.seen, valid: rows.length, customerIds: [], customerNames: [], products: [], failures: utf8.encode(failures), failureCount, suspects };
+    const out: ParsedBatch = {
+      seen: totals.seen,
+      valid: rows.length,
+      // Filled below (a batch's buffers are transferred: each its own).
+      customers: new Uint8Array(0),
+      customerCount: 0,
+      products: new Uint8Array(0),
+      productCount: 0,
+      failures: utf8.encode(failures),
+      failureCount,
+      suspects,
+    };
     // In file order: a customer's name is the one its first row gives. A suspect's customer
     // too (a repeat names its payment's customer, which an earlier batch had already); its
     // product is the job's to add if it writes the row.
@@ -114,15 +143,20 @@ export async function* subscriptionBatches(bytes: AsyncIterable<Uint8Array>, pla
       if (!knownCustomers.has(row.customerId) && !newCustomers.has(row.customerId)) newCustomers.set(row.customerId, row.customerName ?? row.customerId);
     }
     if (withItem) for (const row of rows) if (!knownProducts.has(row.productKey)) newProducts.add(row.productKey);
+    let customers = '';
     for (const [id, name] of newCustomers) {
-      out.customerIds.push(id);
-      out.customerNames.push(name);
-      if (knownCustomers.size < KNOWN_LIMIT) knownCustomers.add(id);
+      customers += keyLine(id, name);
+      if (knownCustomers.bytes < KNOWN_BYTES) knownCustomers.add(id);
     }
+    let products = '';
     for (const key of newProducts) {
-      out.products.push(key);
-      if (knownProducts.size < KNOWN_LIMIT) knownProducts.add(key);
+      products += keyLine(key, key);
+      if (knownProducts.bytes < KNOWN_BYTES) knownProducts.add(key);
     }
+    out.customers = utf8.encode(customers);
+    out.customerCount = newCustomers.size;
+    out.products = utf8.encode(products);
+    out.productCount = newProducts.size;
     if (plan.noPayments) {
       let payments = '';
       let items = '';
@@ -144,6 +178,7 @@ export async function* subscriptionBatches(bytes: AsyncIterable<Uint8Array>, pla
     batchIds = new Map();
     failures = '';
     failureCount = 0;
+    chars = 0;
     return out;
   };
   const fail = (number: number, cells: readonly string[], message: string) => {
@@ -159,6 +194,7 @@ export async function* subscriptionBatches(bytes: AsyncIterable<Uint8Array>, pla
       first = false;
       if (plan.skipHeaders) continue;
     }
+    for (const cell of row.cells) chars += cell.length;
     const outcome = readSubscriptionRow(row.cells, mapping, context);
     if (!outcome.ok) {
       fail(row.number, row.cells, outcome.message);
@@ -187,10 +223,15 @@ export async function* subscriptionBatches(bytes: AsyncIterable<Uint8Array>, pla
         totals.valid++;
       }
     }
-    if (rows.length + suspects.length >= batchRows || failureCount >= batchRows) yield batch();
+    if (rows.length + suspects.length >= batchRows || failureCount >= batchRows || chars >= (plan.batchChars ?? BATCH_CHARS)) yield batch();
   }
   if (rows.length > 0 || suspects.length > 0 || failureCount > 0) yield batch();
   return totals;
+}
+
+/** A key (customer id or product key) and its name as a line of COPY text for the job's table of a batch's keys. */
+export function keyLine(key: string, name: string): string {
+  return `${copyText(key)}\t${copyText(name)}\n`;
 }
 
 /** The message of a row naming the payment an earlier row named. */

@@ -11,6 +11,7 @@ import {
   PAYMENT_COLUMNS,
   STAGE_COLUMNS,
   failureLine,
+  keyLine,
   repeatMessage,
   type BatchPlan,
   type ParsedBatch,
@@ -144,6 +145,10 @@ async function importFile(run: ImportRun, session: Session, trx: Transaction<DB>
   if (!current || (current.status !== 'in_progress' && current.status !== 'finalizing')) return null;
   await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forKeyShare().executeTakeFirstOrThrow();
   const bulk = await rowTriggersSkippable(trx);
+  // One batch's new customers and products at a time (ensureBatchKeys); `present`: inserted or locked.
+  for (const table of ['import_batch_customers', 'import_batch_products']) {
+    await sql`create temporary table ${sql.table(table)} (id text not null, name text not null, present boolean not null default false) on commit drop`.execute(trx);
+  }
   await sql`create temporary table import_stage (
               payment_id text not null, customer_id text not null, customer_name text,
               started_at date not null, ended_at date not null, duration_in_months integer not null, total_value bigint not null,
@@ -377,43 +382,12 @@ async function writeBatch(
   // foreign-key check per reference per row, and the statement triggers that raise
   // data_version, raised once at the end instead) are skipped.
   if (how.bulk) await sql`set local session_replication_role = replica`.execute(trx);
-  if (batch.customerIds.length > 0) {
-    const names = new Map(batch.customerIds.map((id, k) => [id, batch.customerNames[k] as string]));
-    insertedKeys += await how.spent.on('customers', ensureReferenced(
-      names,
-      how.bulk,
-      async (missing) => {
-        const ids = [...missing.keys()];
-        const inserted = await sql<{ id: string }>`insert into customers (account_id, id, name, source)
-              select ${accountId}, c.id, c.name, 'csv_import' from unnest(${ids}::text[], ${ids.map((id) => missing.get(id) as string)}::text[]) as c(id, name)
-              on conflict (account_id, id) do nothing returning id`.execute(trx);
-        return inserted.rows.map((row) => row.id);
-      },
-      async (existing) => {
-        const locked = await sql<{ id: string }>`select id from customers where account_id = ${accountId} and id = any(${existing}::text[]) for key share`.execute(trx);
-        return locked.rows.map((row) => row.id);
-      },
-    ));
-  }
+  if (batch.customerCount > 0) insertedKeys += await how.spent.on('customers', ensureBatchKeys(session, trx, 'customers', batch.customers, accountId, how.bulk));
   const settled = batch.suspects.length > 0 ? await how.spent.on('suspects', settleSuspects(trx, run, batch.suspects, how)) : { keep: [], failures: '' };
   const suspects = settled.keep;
-  const products = new Set(batch.products);
-  for (const suspect of suspects) if (suspect.productKey !== null) products.add(suspect.productKey);
-  if (products.size > 0) {
-    insertedKeys += await how.spent.on('products', ensureReferenced(
-      new Map([...products].map((key) => [key, key])),
-      how.bulk,
-      async (missing) => {
-        const inserted = await sql<{ key: string }>`insert into products (account_id, key, name) select ${accountId}, p.key, p.key from unnest(${[...missing.keys()]}::text[]) as p(key)
-              on conflict (account_id, key) do nothing returning key`.execute(trx);
-        return inserted.rows.map((row) => row.key);
-      },
-      async (existing) => {
-        const locked = await sql<{ key: string }>`select key from products where account_id = ${accountId} and key = any(${existing}::text[]) for key share`.execute(trx);
-        return locked.rows.map((row) => row.key);
-      },
-    ));
-  }
+  let products = '';
+  for (const suspect of suspects) if (suspect.productKey !== null) products += keyLine(suspect.productKey, suspect.productKey);
+  if (batch.productCount > 0 || products) insertedKeys += await how.spent.on('products', ensureBatchKeys(session, trx, 'products', concatenated(batch.products, products), accountId, how.bulk));
   let payments: string | Uint8Array = batch.payments ?? '';
   let items: string | Uint8Array = batch.items ?? '';
   let staged = '';
@@ -490,28 +464,56 @@ async function rowTriggersSkippable(trx: Transaction<DB>): Promise<boolean> {
 }
 
 /**
- * Makes every key of `wanted` exist and, when the row triggers are skipped, hold a KEY SHARE
+ * The keys of one batch's new customers or products (COPY text of key and name), made to exist
+ * through the batch's key table (`import_batch_customers`, `import_batch_products`), set-based:
+ * the reader's lines are never strings here. Answers how many it inserted.
+ */
+async function ensureBatchKeys(session: Session, trx: Transaction<DB>, kind: 'customers' | 'products', lines: string | Uint8Array, accountId: string, lock: boolean): Promise<number> {
+  const staged = kind === 'customers' ? 'import_batch_customers' : 'import_batch_products';
+  await sql`truncate ${sql.table(staged)}`.execute(trx);
+  await session.copyIn(staged, ['id', 'name'], lines);
+  return ensureReferenced(
+    lock,
+    async () => {
+      // The ones not yet there (a key named twice is inserted once; a conflict, already there, is left to the lock).
+      const insert =
+        kind === 'customers'
+          ? sql`insert into customers (account_id, id, name, source) select distinct on (b.id) ${accountId}, b.id, b.name, 'csv_import' from import_batch_customers b where not b.present
+                on conflict (account_id, id) do nothing returning id`
+          : sql`insert into products (account_id, key, name) select distinct on (b.id) ${accountId}, b.id, b.name from import_batch_products b where not b.present
+                on conflict (account_id, key) do nothing returning key as id`;
+      const inserted = await sql<{ n: string }>`with inserted as (${insert}),
+                 marked as (update ${sql.table(staged)} b set present = true from inserted where b.id = inserted.id returning b.id)
+            select count(distinct id) as n from marked`.execute(trx);
+      return Number(inserted.rows[0]?.n ?? 0);
+    },
+    async () => {
+      // The ones that were there, locked as a foreign-key check would lock them.
+      const existing =
+        kind === 'customers'
+          ? sql`select c.id from customers c join import_batch_customers b on c.account_id = ${accountId} and c.id = b.id where not b.present for key share of c`
+          : sql`select p.key as id from products p join import_batch_products b on p.account_id = ${accountId} and p.key = b.id where not b.present for key share of p`;
+      await sql`with locked as (${existing}) update ${sql.table(staged)} b set present = true from locked where b.id = locked.id`.execute(trx);
+      const missing = await sql<{ n: string }>`select count(distinct id) as n from ${sql.table(staged)} where not present`.execute(trx);
+      return Number(missing.rows[0]?.n ?? 0);
+    },
+  );
+}
+
+/**
+ * Makes every key of a batch exist and, when the row triggers are skipped, hold a KEY SHARE
  * lock for this transaction, as a foreign-key check would: a key this transaction inserts is
  * its own; one that existed is locked, so no one deletes it before the commit. A key deleted by
- * someone else between the insert and the lock is inserted again. Answers how many it inserted.
+ * someone else between the insert and the lock is inserted again. `insertMissing` answers how
+ * many it inserted, `lockExisting` how many keys are still neither inserted nor locked.
+ * Answers how many were inserted.
  */
-export async function ensureReferenced(
-  wanted: ReadonlyMap<string, string>,
-  lock: boolean,
-  insertMissing: (missing: ReadonlyMap<string, string>) => Promise<string[]>,
-  lockExisting: (existing: string[]) => Promise<string[]>,
-): Promise<number> {
-  let missing = wanted;
+export async function ensureReferenced(lock: boolean, insertMissing: () => Promise<number>, lockExisting: () => Promise<number>): Promise<number> {
   let insertedCount = 0;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const inserted = new Set(await insertMissing(missing));
-    insertedCount += inserted.size;
+    insertedCount += await insertMissing();
     if (!lock) return insertedCount;
-    const existing = [...missing.keys()].filter((key) => !inserted.has(key));
-    if (existing.length === 0) return insertedCount;
-    const locked = new Set(await lockExisting(existing));
-    if (locked.size === existing.length) return insertedCount;
-    missing = new Map(existing.filter((key) => !locked.has(key)).map((key) => [key, wanted.get(key) as string]));
+    if ((await lockExisting()) === 0) return insertedCount;
   }
   throw new Error('Customers or products of this import kept being deleted while it ran');
 }

@@ -37,9 +37,10 @@ describe('the import reader in its worker thread', () => {
     const { out, totals } = await drain(parseInWorker(plan(), chunksOf(`${lines.join('\n')}\n`, 7)));
     expect(totals).toEqual({ seen: 11, valid: 10, failed: 1 });
     expect(out.map((batch) => batch.valid)).toEqual([3, 3, 3, 1]);
-    // Each customer once, in the batch that first names it.
-    expect(out.flatMap((batch) => batch.customerIds)).toEqual(['cus-0', 'cus-1', 'cus-2', 'cus-3']);
     const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
+    // Each customer once, in the batch that first names it, named by its id (no name column).
+    expect(out.map((batch) => text(batch.customers))).toEqual(['cus-0\tcus-0\ncus-1\tcus-1\ncus-2\tcus-2\n', 'cus-3\tcus-3\n', '', '']);
+    expect(out.map((batch) => batch.customerCount)).toEqual([3, 1, 0, 0]);
     const amounts = out.flatMap((batch) => text(batch.payments).trim().split('\n').map((line) => Number(line.split('\t')[7])));
     expect(amounts).toEqual([100, 200, 300, 400, 500, 600, 700, 800, 900, 1000]);
     expect(out.map((batch) => batch.failureCount).reduce((a, b) => a + b)).toBe(1);
@@ -54,14 +55,15 @@ describe('the import reader in its worker thread', () => {
     expect(batch.paymentLines?.[0]).toMatch(/^acc-1\tsubh\w{12}\tc1\t1\t2025-01-01\t2025-02-01\t1\t500\tUSD\t\\N\tcsv_import\timp-1\n$/);
     expect(batch.itemLines?.[0]).toMatch(/\t0\tPro\trecurring\t1\n$/);
     expect(batch.stageLines?.[0]).toMatch(/^subh\w{12}\tc1\t\\N\t2025-01-01\t2025-02-01\t1\t500\tUSD\t\\N\tPro\trecurring\t1\n$/);
-    expect(batch.products).toEqual(['Pro']);
+    expect(new TextDecoder().decode(batch.products)).toBe('Pro\tPro\n');
+    expect(batch.productCount).toBe(1);
     expect(batch.payments).toBeUndefined();
   });
 
   it('hands over the COPY text as UTF-8 bytes, letters beyond ASCII included', async () => {
     const { out } = await drain(parseInWorker(plan(), chunksOf('Łódź-1,2025-01-01,2025-02-01,5\n', 3)));
     expect(new TextDecoder().decode(out[0]?.payments)).toMatch(/^acc-1\tsubh\w{12}\tŁódź-1\t1\t2025-01-01\t/);
-    expect(out[0]?.customerIds).toEqual(['Łódź-1']);
+    expect(new TextDecoder().decode(out[0]?.customers)).toBe('Łódź-1\tŁódź-1\n');
   });
 
   it('reports a repeat within its batch with the first row, and sets apart as a suspect one whose first row was in an earlier batch', async () => {
@@ -77,7 +79,7 @@ describe('the import reader in its worker thread', () => {
     expect(suspect?.paymentLine).toMatch(/\ta\t1\t2025-01-01\t2025-02-01\t1\t300\tUSD\t/);
     // Not in the batch's own text, and its product is not listed (the job adds it if it writes the row).
     expect(text(out[1]?.payments)).not.toContain('\t300\t');
-    expect(out[1]?.products).toEqual(['d']);
+    expect(text(out[1]?.products)).toBe('d\td\n');
   });
 
   it('with a filter of a few bits, sets apart rows new to the file too (false alarms), each once', async () => {
@@ -88,6 +90,17 @@ describe('the import reader in its worker thread', () => {
     expect(totals.valid + suspects.length).toBe(12);
     // Each batch closes at 4 rows, suspects included.
     expect(out.map((batch) => batch.valid + batch.suspects.length)).toEqual([4, 4, 4]);
+  });
+
+  it('closes a batch of long rows before its row count, valid or failed', async () => {
+    const name = 'n'.repeat(1000);
+    const lines = Array.from({ length: 10 }, (_, k) => (k === 4 ? `cus-${k},not a date,2025-02-01,1,${name}` : `cus-${k},2025-01-01,2025-02-01,1,${name}`));
+    const mapping = { customer_id: 0, started_at: 1, ended_at: 2, monthly_amount: 3, customer_name: 4 };
+    const { out, totals } = await drain(parseInWorker(plan({ batchRows: 100, batchChars: 3000, mapping }), chunksOf(`${lines.join('\n')}\n`, 4096)));
+    expect(totals).toEqual({ seen: 10, valid: 9, failed: 1 });
+    // Some 1,030 characters a row: a batch closes at its third row.
+    expect(out.map((batch) => batch.valid + batch.failureCount)).toEqual([3, 3, 3, 1]);
+    expect(out.map((batch) => batch.failureCount)).toEqual([0, 1, 0, 0]);
   });
 
   it('finds the first valid row naming each payment asked for, skipping the header and invalid rows', async () => {
