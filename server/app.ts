@@ -24,6 +24,8 @@ import { healthRoutes } from './routes/health';
 import { invitationRoutes } from './routes/invitations';
 import { passwordRoutes } from './routes/passwords';
 import { sectionDefinitionRoutes } from './routes/sectionDefinitions';
+import { businessReportRoutes } from './routes/businessReports';
+import { ReportRecalculations } from './reports/recalculations';
 import { sessionRoutes } from './routes/sessions';
 import { testSupportRoutes } from './routes/testSupport';
 import { userRoutes } from './routes/users';
@@ -33,6 +35,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Database;
     config: AppConfig;
+    /** Recalculation of reports (server/reports/recalculations.ts). */
+    reports: ReportRecalculations;
   }
 }
 
@@ -74,6 +78,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('config', options.config);
   registerErrorHandler(app);
 
+  // At the root, so server/main.ts can resume the recalculations a stopped process left; it
+  // computes with the metrics service of the API scope (attached below).
+  const reports = new ReportRecalculations(options.db, { error: (message) => app.log.error(message) });
+  app.decorate('reports', reports);
   await app.register(fastifyMultipart, { limits: { fileSize: options.uploadLimitBytes ?? CSV_IMPORT_MAX_FILE_BYTES, files: 1 } });
   // At the root, so tests (and later root-level plugins) see `app.imports`.
   await app.register(importsPlugin, { queue: options.queue });
@@ -106,6 +114,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(mailerPlugin, { mailer: options.mailer });
       await api.register(authPlugin, { now: options.now });
       await api.register(metricsPlugin);
+      reports.attach(api.metrics, () => api.now());
+      // Registered after the metrics service: onClose hooks run in reverse, so runs end before it closes.
+      api.addHook('onClose', async () => {
+        await reports.settled();
+      });
       await api.register(healthRoutes);
       await api.register(sessionRoutes);
       await api.register(userRoutes);
@@ -116,6 +129,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(csvImportRoutes, { uploadLimitBytes: options.uploadLimitBytes });
       await api.register(segmentImportRoutes, { uploadLimitBytes: options.uploadLimitBytes });
       await api.register(customerSegmentRoutes);
+      await api.register(businessReportRoutes);
       if (!options.config.production) await api.register(devOutboxRoutes);
       if (options.config.testRoutes && !options.config.production) await api.register(testSupportRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

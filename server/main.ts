@@ -32,6 +32,8 @@ if (queue) await registerWorkers(queue, db, { ecbFeedUrl: config.ecbFeedUrl }, a
 {
   const resumed = await app.imports.resume();
   if (resumed.length > 0) say(`Imports left in progress: ${resumed.join(', ')}; resuming those no other process runs`);
+  const recalculating = await app.reports.resume();
+  if (recalculating.length > 0) say(`Reports left recalculating: ${recalculating.join(', ')}; recalculating them again`);
 }
 
 closeWithGrace({ delay: 25_000 }, async ({ signal, err }) => {

@@ -7,6 +7,7 @@ import * as imports from './migrations/0005_imports';
 import * as importFiles from './migrations/0006_import_files';
 import * as bumpOnce from './migrations/0007_bump_once';
 import * as bulkImportWrites from './migrations/0008_bulk_import_writes';
+import * as reportFreshness from './migrations/0009_report_freshness';
 import type { DB } from './schema';
 
 /**
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0006_import_files': importFiles,
   '0007_bump_once': bumpOnce,
   '0008_bulk_import_writes': bulkImportWrites,
+  '0009_report_freshness': reportFreshness,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -485,6 +485,8 @@ export interface BusinessReportsTable {
   refreshed_at: NullableTimestamp;
   recalculation_status: Generated<RecalculationStatus>;
   freshness_status: Generated<FreshnessStatus>;
+  /** accounts.data_version the sections were last computed from (0009): fresh while it is the account's. */
+  computed_data_version: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
 }
@@ -532,6 +534,8 @@ export interface ReportSectionsTable {
   /** The computed segments and series. */
   result: NullableJson<JsonValue>;
   computed_at: NullableTimestamp;
+  /** Why its last computation failed (0009). */
+  error: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
 }

@@ -69,6 +69,8 @@ export interface MetricsService {
 interface Entry {
   snapshot: Promise<AccountSnapshot>;
   currencies: Set<string>;
+  /** accounts.data_version read before the snapshot was loaded: the snapshot is at this version or later. */
+  version: number;
 }
 
 const BUILT_IN = new Set([TOTAL_SEGMENTER_ID, PRODUCT_SEGMENTER_ID, ITEM_TYPE_SEGMENTER_ID, CURRENCY_SEGMENTER_ID]);
@@ -101,7 +103,15 @@ export function createMetricsService(db: Database, options: MetricsServiceOption
 
   async function getSnapshot(accountId: string, request: { currencies?: readonly (string | null | undefined)[] } = {}): Promise<AccountSnapshot> {
     const wanted = (request.currencies ?? []).filter((c): c is string => typeof c === 'string' && /^[A-Z]{3}$/.test(c));
+    // A cached snapshot is used only at the account's current data version: a write this
+    // process was not told of (a notification not yet heard, a write outside the app) is
+    // never answered with the numbers from before it.
+    const version = await dataVersion(accountId);
     let entry = cache.get(accountId);
+    if (entry && entry.version !== version) {
+      cache.delete(accountId);
+      entry = undefined;
+    }
     if (entry) {
       const snapshot = await entry.snapshot;
       const missing = wanted.filter((c) => c !== snapshot.account.currency && !hasRates(snapshot, c) && !entry?.currencies.has(c));
@@ -115,7 +125,7 @@ export function createMetricsService(db: Database, options: MetricsServiceOption
       wanted.push(...entry.currencies);
     }
     const currencies = new Set(wanted);
-    entry = { snapshot: load(db, accountId, [...currencies]), currencies };
+    entry = { snapshot: load(db, accountId, [...currencies]), currencies, version };
     cache.set(accountId, entry);
     while (cache.size > capacity) cache.delete(cache.keys().next().value as string);
     const mine = entry;
@@ -125,6 +135,11 @@ export function createMetricsService(db: Database, options: MetricsServiceOption
       if (cache.get(accountId) === mine) cache.delete(accountId);
       throw error;
     }
+  }
+
+  async function dataVersion(accountId: string): Promise<number> {
+    const row = await db.kysely.selectFrom('accounts').select('data_version').where('id', '=', accountId).executeTakeFirst();
+    return Number(row?.data_version ?? 0);
   }
 
   /** Segmenter ids of the account's own segmentations, expanded into references. */

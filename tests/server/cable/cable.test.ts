@@ -117,6 +117,46 @@ describe(`/cable on ${testEngine}`, () => {
     });
   });
 
+  describe('BusinessReportChannel', () => {
+    async function createReport(who: SignedUp): Promise<{ id: string; secret: string }> {
+      const response = await app.inject({ method: 'POST', url: '/api/v11/business_reports', headers: { authorization: who.authorization }, payload: { title: 'Live', sections: [{ definition_id: 'mrr' }, { definition_id: 'customers' }] } });
+      expect(response.statusCode, response.body).toBe(201);
+      await app.reports.settled();
+      return response.json() as { id: string; secret: string };
+    }
+    const reportIdentifier = (secret: string) => JSON.stringify({ channel: 'BusinessReportChannel', secret });
+
+    it("sends a report's state when subscribed, then each recomputed section and the state as a refresh goes", async () => {
+      const { id, secret } = await createReport(owner);
+      const identifier = reportIdentifier(secret);
+      const client = await connected();
+      expect(await client.subscribeAndWait(identifier)).toBe('confirm_subscription');
+      await expect.poll(() => client.messagesOf(identifier)).toHaveLength(1);
+      expect(client.messagesOf(identifier)[0]).toMatchObject({ object: 'business_report', id, recalculation_status: 'recalculated', freshness_status: 'fresh' });
+
+      const refresh = await app.inject({ method: 'POST', url: `/api/v11/business_reports/${id}/refresh`, headers: { authorization: owner.authorization } });
+      expect(refresh.statusCode).toBe(202);
+      await app.reports.settled();
+      await expect.poll(() => client.messagesOf(identifier).length).toBe(5);
+      const messages = client.messagesOf(identifier).slice(1) as { object: string; recalculation_status?: string; section?: { definition_id?: string; recalculation_status: string } }[];
+      expect(messages.map((m) => [m.object, m.recalculation_status ?? m.section?.recalculation_status])).toEqual([
+        ['business_report', 'recalculating'],
+        ['business_report_section', 'recalculated'],
+        ['business_report_section', 'recalculated'],
+        ['business_report', 'recalculated'],
+      ]);
+      expect(messages.filter((m) => m.section).map((m) => m.section?.definition_id)).toEqual(['mrr', 'customers']);
+    });
+
+    it("rejects another account's report and an unknown secret", async () => {
+      const theirs = await createReport(stranger);
+      const client = await connected();
+      expect(await client.subscribeAndWait(reportIdentifier(theirs.secret))).toBe('reject_subscription');
+      expect(await client.subscribeAndWait(reportIdentifier('nope'))).toBe('reject_subscription');
+      expect(await client.subscribeAndWait(JSON.stringify({ channel: 'BusinessReportChannel' }))).toBe('reject_subscription');
+    });
+  });
+
   describe('SegmentsImportChannel', () => {
     it("confirms a subscription to an attribute values import of the user's account, echoing the identifier, then sends its current state", async () => {
       const importId = await createImport(harness.db, owner.user.account_id);

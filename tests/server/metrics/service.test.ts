@@ -77,10 +77,14 @@ describe(`the metrics service on ${testEngine}`, () => {
     expect(loads).toEqual(['acc-a']);
   });
 
-  it('shows a write only after invalidate, which every later request then sees', async () => {
-    await addPayment(db, 'acc-a', 'alpha', '2024-03-05', 1, 5_000);
+  it('sees a write at once, told or not: a cached snapshot serves only the account’s current data version', async () => {
     expect(await mrrAtMarch(service, 'acc-a')).toBe(10_000);
+    expect(service.cachedAccounts()).toContain('acc-a');
+    // Written beside the service (no invalidate, no NOTIFY): the data version moved, so the snapshot is read again.
+    await addPayment(db, 'acc-a', 'alpha', '2024-03-05', 1, 5_000);
+    expect(await mrrAtMarch(service, 'acc-a')).toBe(15_000);
     await service.invalidate('acc-a');
+    expect(service.cachedAccounts()).not.toContain('acc-a');
     expect(await mrrAtMarch(service, 'acc-a')).toBe(15_000);
   });
 

@@ -1,0 +1,496 @@
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { sql, type Transaction } from 'kysely';
+import type { DB } from '../db/schema';
+import { authOf } from '../auth/plugin';
+import { BEARER, errorResponses } from '../auth/schemas';
+import { ApiError } from '../http/errors';
+import { findDefinition } from '../metrics/definitions/catalogue';
+import type { SectionResult } from '../metrics/definitions/types';
+import {
+  computeEach,
+  createReport,
+  hasFinanceData,
+  latestReports,
+  REPORT_NOT_FOUND,
+  reportBySecret,
+  reportExists,
+  reportSettings,
+  reportView,
+  sectionRequests,
+  type ReportView,
+} from '../reports/reports';
+import { REPORT_TEMPLATES } from '../reports/templates';
+import { periodEndingIn, rangeError, showsCurrentMonth, type ReportPeriod } from '../../models/reportRange';
+
+/**
+ * Business reports (spec: first document 2, 3, 4, 6, 7; second document 2, 3, 6, 7): the
+ * reports list, the library's templates, creating, reading by secret, editing, settings,
+ * recalculation and `GET /data_existence`. Every query is scoped by the caller's account; a
+ * report of another account is 404. Reading a report computes nothing: sections keep their
+ * last computed result (server/reports/reports.ts), recomputed by a recalculation
+ * (server/reports/recalculations.ts) that a new report, a new range or currency, or Refresh
+ * starts. Editing is for full users of the report's account (`can_edit`).
+ */
+
+/** Months a new report shows, ending with the current month. */
+export const NEW_REPORT_MONTHS = 12;
+export const UNKNOWN_DEFINITION = 'There is no chart of this kind';
+export const UNKNOWN_CURRENCY = 'Unknown currency';
+
+const PeriodSchema = Type.Object({
+  start_year: Type.Integer({ minimum: 1900, maximum: 9999 }),
+  start_month: Type.Integer({ minimum: 1, maximum: 12 }),
+  end_year: Type.Integer({ minimum: 1900, maximum: 9999 }),
+  end_month: Type.Integer({ minimum: 1, maximum: 12 }),
+});
+
+const RecalculationStatusSchema = Type.Union([Type.Literal('recalculated'), Type.Literal('recalculating'), Type.Literal('failed')]);
+const FreshnessSchema = Type.Union([Type.Literal('fresh'), Type.Literal('stale')], { description: 'stale once the account’s data changed after the last recalculation' });
+
+const SummarySchema = Type.Object({
+  id: Type.String(),
+  secret: Type.String({ description: 'Its page is /reports/{secret}' }),
+  title: Type.String(),
+  summary: Type.String(),
+  tags: Type.Array(Type.String()),
+  owner: Type.Union([Type.Object({ name: Type.String() }), Type.Null()]),
+  period: PeriodSchema,
+  created_at: Type.String({ format: 'date-time' }),
+  refreshed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  recalculation_status: RecalculationStatusSchema,
+  freshness_status: FreshnessSchema,
+  can_edit: Type.Boolean(),
+});
+
+const SettingsSchema = Type.Object({
+  repeatable: Type.Boolean({ description: 'A new report like this one each month' }),
+  auto_refresh: Type.Boolean({ description: 'Refreshed daily; off for a report that does not show the current month' }),
+  display_quarters: Type.Boolean(),
+  subtract_forever_discount_from_mrr: Type.Boolean(),
+  subtract_finite_discount_from_mrr: Type.Boolean(),
+  currency: Type.Union([Type.String({ pattern: '^[A-Z]{3}$' }), Type.Null()], { description: 'null: the account’s currency' }),
+});
+
+const DataPointSchema = Type.Object({
+  time: Type.String({ description: 'First day of the period (a cohort cell: of cohort + k)' }),
+  value: Type.Union([Type.Number(), Type.Null()]),
+  count: Type.Optional(Type.Number()),
+  quantity: Type.Optional(Type.Number()),
+  amount: Type.Optional(Type.Number()),
+  column: Type.Optional(Type.Union([Type.Literal('initial'), Type.Integer()])),
+});
+
+const SegmentSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  is_total: Type.Boolean(),
+  grouped_segment_names: Type.Array(Type.String()),
+  series: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      segment_value: Type.Optional(Type.String()),
+      component: Type.Optional(Type.String()),
+      data_points: Type.Array(DataPointSchema),
+    }),
+  ),
+});
+
+const PeriodResultSchema = Type.Object({
+  label: Type.String(),
+  first_day: Type.String(),
+  last_day: Type.String(),
+  measure_day: Type.String(),
+  current: Type.Boolean(),
+  complete: Type.Boolean(),
+});
+
+const SectionSchema = Type.Object({
+  id: Type.String(),
+  definition_id: Type.String(),
+  title: Type.String(),
+  summary: Type.String(),
+  data_type: Type.String({ description: 'line_chart, bar_chart, stacked_bar_chart or cohort' }),
+  use_hierarchy: Type.Boolean(),
+  resolution: Type.String({ description: 'week, month, quarter or year' }),
+  position: Type.Integer(),
+  data_categories: Type.Array(Type.String()),
+  decimal: Type.Boolean(),
+  reference_value: Type.Union([Type.Number(), Type.Null()]),
+  segment_ids: Type.Array(Type.String()),
+  underlying_data: Type.String({ description: 'subscriptions, costs or deals' }),
+  recalculation_status: RecalculationStatusSchema,
+  error: Type.Union([Type.String(), Type.Null()]),
+  computed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  unit: Type.Union([Type.String({ description: 'minor_units, fraction, ratio, count or units' }), Type.Null()]),
+  currency: Type.Union([Type.String(), Type.Null()]),
+  periods: Type.Array(PeriodResultSchema),
+  segments: Type.Array(SegmentSchema),
+  key_number: Type.Union([Type.Object({ value: Type.Union([Type.Number(), Type.Null()]), kind: Type.String(), time: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
+});
+
+const ReportSchema = Type.Composite([
+  SummarySchema,
+  Type.Object({
+    account_id: Type.String(),
+    currency: Type.String({ description: 'The currency of its numbers' }),
+    settings: SettingsSchema,
+    filter: Type.Null(),
+    sections: Type.Array(SectionSchema),
+  }),
+]);
+
+const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+const SecretQuery = Type.Object({ secret: Type.String({ minLength: 1, maxLength: 128 }) });
+
+/** Editing: a full user of the report's own account (spec: the can_edit check). */
+function canEdit(request: FastifyRequest, accountId: string): boolean {
+  return request.auth?.accountId === accountId && request.auth.permissionLevel === 'user';
+}
+
+/** The report this request may read by its secret (its account's users, or anyone when the account allows anonymous access); else 404 or 401. */
+async function readableBySecret(request: FastifyRequest, secret: string): Promise<{ accountId: string; reportId: string }> {
+  const found = await reportBySecret(request.server.db.kysely, secret);
+  if (found && (request.auth?.accountId === found.account_id || found.anonymous_access_allowed)) return { accountId: found.account_id, reportId: found.id };
+  if (!request.auth) throw ApiError.of(401, 'You need to sign in or sign up before continuing.');
+  throw ApiError.of(404, REPORT_NOT_FOUND);
+}
+
+function todayOf(now: Date): { year: number; month: number } {
+  return { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 };
+}
+
+export const businessReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const db = app.db.kysely;
+  const mustExist = async (accountId: string, reportId: string) => {
+    if (!(await reportExists(db, accountId, reportId))) throw ApiError.of(404, REPORT_NOT_FOUND);
+  };
+
+  app.get(
+    '/business_reports/latest',
+    {
+      onRequest: app.requireFullUser,
+      schema: {
+        tags: ['reports'],
+        operationId: 'listLatestReports',
+        summary: 'The account’s reports, newest first (at most 200)',
+        security: BEARER,
+        response: { 200: Type.Object({ items: Type.Array(SummarySchema) }), ...errorResponses(401, 403) },
+      },
+    },
+    async (request) => {
+      const { accountId } = authOf(request);
+      const items = await latestReports(db, accountId);
+      return { items: items.map((item) => ({ ...item, can_edit: canEdit(request, accountId) })) };
+    },
+  );
+
+  app.get(
+    '/business_report/templates',
+    {
+      onRequest: app.requireFullUser,
+      schema: {
+        tags: ['reports'],
+        operationId: 'listReportTemplates',
+        summary: 'The report library: templates of sections',
+        security: BEARER,
+        response: {
+          200: Type.Object({
+            items: Type.Array(
+              Type.Object({ id: Type.String(), name: Type.String(), description: Type.String(), name_suffix: Type.String(), definitions: Type.Array(Type.String()) }),
+            ),
+          }),
+          ...errorResponses(401, 403),
+        },
+      },
+    },
+    async () => ({ items: REPORT_TEMPLATES.map((template) => ({ ...template, definitions: [...template.definitions] })) }),
+  );
+
+  app.post(
+    '/business_reports',
+    {
+      onRequest: app.requireFullUser,
+      schema: {
+        tags: ['reports'],
+        operationId: 'createReport',
+        summary: 'Creates a report of the given sections over the last 12 months, and starts computing it',
+        security: BEARER,
+        body: Type.Object({
+          title: Type.String({ maxLength: 200 }),
+          sections: Type.Array(Type.Object({ definition_id: Type.String({ maxLength: 64 }) }), { maxItems: 60 }),
+        }),
+        response: { 201: Type.Object({ id: Type.String(), secret: Type.String() }), ...errorResponses(400, 401, 403, 422) },
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request);
+      const unknown = request.body.sections.flatMap((section, k) => (findDefinition(section.definition_id) ? [] : [{ detail: UNKNOWN_DEFINITION, source: { pointer: `/sections/${k}/definition_id` } }]));
+      if (unknown.length > 0) throw new ApiError(422, unknown);
+      const today = todayOf(app.now());
+      const created = await createReport(db, {
+        accountId: auth.accountId,
+        ownerUserId: auth.userId,
+        title: request.body.title,
+        definitionIds: request.body.sections.map((section) => section.definition_id),
+        period: periodEndingIn(today, NEW_REPORT_MONTHS),
+        today,
+      });
+      await app.reports.start(auth.accountId, created.id);
+      return reply.code(201).send(created);
+    },
+  );
+
+  app.get(
+    '/business_reports/by_secret',
+    {
+      onRequest: app.optionalUser,
+      schema: {
+        tags: ['reports'],
+        operationId: 'getReportBySecret',
+        summary: 'One report with its sections’ last computed results',
+        description:
+          'For the users of its account, or anyone when the account allows anonymous access (read only). With `currency` other than the report’s, the sections are computed in it for this answer (nothing is stored).',
+        security: [...BEARER, {}],
+        querystring: Type.Composite([SecretQuery, Type.Object({ currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3}$' })) })]),
+        response: { 200: ReportSchema, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const { accountId, reportId } = await readableBySecret(request, request.query.secret);
+      const view = (await reportView(db, accountId, reportId)) as ReportView;
+      const currency = request.query.currency?.toUpperCase();
+      const answer = { ...view, can_edit: canEdit(request, accountId) };
+      if (!currency || currency === view.currency) return answer;
+      return { ...answer, currency, sections: await inCurrency(view, currency) };
+    },
+  );
+
+  /** The report's sections computed in another currency for one answer. */
+  async function inCurrency(view: ReportView, currency: string): Promise<ReportView['sections']> {
+    const known = await db.selectFrom('currencies').select('iso').where('iso', '=', currency).executeTakeFirst();
+    if (!known) throw ApiError.of(422, UNKNOWN_CURRENCY, '/currency');
+    const input = await sectionRequests(db, view.account_id, view.id, currency);
+    const results = input ? await computeEach(app.metrics, view.account_id, input.requests) : [];
+    return view.sections.map((section, k) => {
+      const result = results[k];
+      if (!result || result instanceof Error) return { ...section, recalculation_status: 'failed' as const, error: result?.message ?? null, segments: [], periods: [], key_number: null };
+      const computed = result as SectionResult;
+      return { ...section, unit: computed.unit, currency: computed.currency, periods: computed.periods, segments: computed.segments, key_number: computed.key_number ?? null };
+    });
+  }
+
+  app.get(
+    '/business_reports/settings_by_secret',
+    {
+      onRequest: app.optionalUser,
+      schema: {
+        tags: ['reports'],
+        operationId: 'getReportSettingsBySecret',
+        summary: 'A report’s settings, read by its secret',
+        security: [...BEARER, {}],
+        querystring: SecretQuery,
+        response: { 200: SettingsSchema, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const { accountId, reportId } = await readableBySecret(request, request.query.secret);
+      return reportSettings(db, accountId, reportId);
+    },
+  );
+
+  app.get(
+    '/business_reports/:id/can_edit',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['reports'],
+        operationId: 'canEditReport',
+        summary: 'Whether the caller may edit the report',
+        security: BEARER,
+        params: IdParams,
+        response: { 200: Type.Object({ allowed: Type.Boolean() }), ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => {
+      const { accountId } = authOf(request);
+      await mustExist(accountId, request.params.id);
+      return { allowed: canEdit(request, accountId) };
+    },
+  );
+
+  app.put(
+    '/business_reports/:id',
+    {
+      onRequest: app.requireFullUser,
+      schema: {
+        tags: ['reports'],
+        operationId: 'updateReport',
+        summary: 'Changes the title, summary, tags or range; a new range is recomputed',
+        description:
+          'The range follows the range picker’s four rules, in order: not past the current month, from not after to, at least 3 and at most 72 months. A range that no longer shows the current month turns auto refresh off.',
+        security: BEARER,
+        params: IdParams,
+        body: Type.Object({
+          title: Type.Optional(Type.String({ maxLength: 200 })),
+          summary: Type.Optional(Type.String({ maxLength: 20_000 })),
+          tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 20 })),
+          period: Type.Optional(PeriodSchema),
+        }),
+        response: { 200: SummarySchema, ...errorResponses(400, 401, 403, 404, 422) },
+      },
+    },
+    async (request) => {
+      const { accountId } = authOf(request);
+      const reportId = request.params.id;
+      await mustExist(accountId, reportId);
+      const { title, summary, tags, period } = request.body;
+      const today = todayOf(app.now());
+      if (period) {
+        const problem = rangeError(period, today);
+        if (problem) throw ApiError.of(422, problem, '/period');
+      }
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('business_reports')
+          .set({ ...(title !== undefined && { title }), ...(summary !== undefined && { summary }), ...(tags !== undefined && { tags }), ...(period ?? {}), updated_at: new Date() })
+          .where('account_id', '=', accountId)
+          .where('id', '=', reportId)
+          .execute();
+        if (period && !showsCurrentMonth(period, today)) await autoRefreshOff(trx, accountId, reportId);
+      });
+      if (period) await app.reports.start(accountId, reportId);
+      const item = (await latestReports(db, accountId)).find((report) => report.id === reportId) ?? (await summaryOf(accountId, reportId));
+      return { ...item, can_edit: true };
+    },
+  );
+
+  async function summaryOf(accountId: string, reportId: string) {
+    const view = (await reportView(db, accountId, reportId)) as ReportView;
+    const { account_id: _account, currency: _currency, settings: _settings, filter: _filter, sections: _sections, ...summary } = view;
+    return summary;
+  }
+
+  app.delete(
+    '/business_reports/:id',
+    {
+      onRequest: app.requireFullUser,
+      schema: {
+        tags: ['reports'],
+        operationId: 'deleteReport',
+        summary: 'Deletes a report with its sections, settings, comments and share links',
+        security: BEARER,
+        params: IdParams,
+        response: { 204: Type.Null(), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { accountId } = authOf(request);
+      const deleted = await db.deleteFrom('business_reports').where('account_id', '=', accountId).where('id', '=', request.params.id).executeTakeFirst();
+      if (Number(deleted.numDeletedRows) === 0) throw ApiError.of(404, REPORT_NOT_FOUND);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/business_reports/:id/settings',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['reports'],
+        operationId: 'getReportSettings',
+        summary: 'A report’s settings',
+        security: BEARER,
+        params: IdParams,
+        response: { 200: SettingsSchema, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => {
+      const { accountId } = authOf(request);
+      await mustExist(accountId, request.params.id);
+      return reportSettings(db, accountId, request.params.id);
+    },
+  );
+
+  app.put(
+    '/business_reports/:id/settings',
+    {
+      onRequest: app.requireFullUser,
+      schema: {
+        tags: ['reports'],
+        operationId: 'updateReportSettings',
+        summary: 'Changes some settings; a new currency or discount choice is recomputed',
+        description: 'Auto refresh stays off for a report that does not show the current month.',
+        security: BEARER,
+        params: IdParams,
+        body: Type.Partial(SettingsSchema),
+        response: { 200: SettingsSchema, ...errorResponses(400, 401, 403, 404, 422) },
+      },
+    },
+    async (request) => {
+      const { accountId } = authOf(request);
+      const reportId = request.params.id;
+      await mustExist(accountId, reportId);
+      const change = request.body as Partial<Static<typeof SettingsSchema>>;
+      if (change.currency) {
+        const known = await db.selectFrom('currencies').select('iso').where('iso', '=', change.currency).executeTakeFirst();
+        if (!known) throw ApiError.of(422, UNKNOWN_CURRENCY, '/currency');
+      }
+      const before = await reportSettings(db, accountId, reportId);
+      const report = await db.selectFrom('business_reports').select(['start_year', 'start_month', 'end_year', 'end_month']).where('account_id', '=', accountId).where('id', '=', reportId).executeTakeFirstOrThrow();
+      const after = { ...before, ...change };
+      if (!showsCurrentMonth(report as ReportPeriod, todayOf(app.now()))) after.auto_refresh = false;
+      await db
+        .insertInto('report_settings')
+        .values({ account_id: accountId, report_id: reportId, ...after })
+        .onConflict((conflict) => conflict.columns(['account_id', 'report_id']).doUpdateSet({ ...after, updated_at: new Date() }))
+        .execute();
+      const numbersChanged =
+        after.currency !== before.currency ||
+        after.subtract_forever_discount_from_mrr !== before.subtract_forever_discount_from_mrr ||
+        after.subtract_finite_discount_from_mrr !== before.subtract_finite_discount_from_mrr;
+      if (numbersChanged) await app.reports.start(accountId, reportId);
+      return after;
+    },
+  );
+
+  app.post(
+    '/business_reports/:id/refresh',
+    {
+      onRequest: app.requireFullUser,
+      schema: {
+        tags: ['reports'],
+        operationId: 'refreshReport',
+        summary: 'Recomputes every section of the report (in the background; BusinessReportChannel tells when done)',
+        security: BEARER,
+        params: IdParams,
+        response: { 202: Type.Object({ recalculation_status: Type.Literal('recalculating') }), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { accountId } = authOf(request);
+      await mustExist(accountId, request.params.id);
+      await app.reports.start(accountId, request.params.id);
+      return reply.code(202).send({ recalculation_status: 'recalculating' as const });
+    },
+  );
+
+  app.get(
+    '/data_existence',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['reports'],
+        operationId: 'getDataExistence',
+        summary: 'Whether the account has finance data (payments or costs): the report page prompts to import when not',
+        security: BEARER,
+        response: { 200: Type.Object({ finance: Type.Boolean() }), ...errorResponses(401) },
+      },
+    },
+    async (request) => ({ finance: await hasFinanceData(db, authOf(request).accountId) }),
+  );
+};
+
+async function autoRefreshOff(trx: Transaction<DB>, accountId: string, reportId: string) {
+  await sql`update report_settings set auto_refresh = false, updated_at = now() where account_id = ${accountId} and report_id = ${reportId}`.execute(trx);
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import {
+  periodEndingIn,
+  periodMonths,
+  rangeError,
+  RANGE_BEYOND_CURRENT_MONTH,
+  RANGE_FROM_AFTER_TO,
+  RANGE_TOO_LONG,
+  RANGE_TOO_SHORT,
+  showsCurrentMonth,
+} from '../../models/reportRange';
+
+const today = { year: 2026, month: 3 };
+const period = (start: string, end: string) => {
+  const [sy, sm] = start.split('-').map(Number) as [number, number];
+  const [ey, em] = end.split('-').map(Number) as [number, number];
+  return { start_year: sy, start_month: sm, end_year: ey, end_month: em };
+};
+
+describe('report range rules (spec: first document, section 5)', () => {
+  it('words each rule as the spec does', () => {
+    expect(RANGE_BEYOND_CURRENT_MONTH).toBe('Can not extend range beyound current date.');
+    expect(RANGE_FROM_AFTER_TO).toBe('From date can not be ahead of the To date');
+    expect(RANGE_TOO_SHORT).toBe('Total report range should be at least 3 months');
+    expect(RANGE_TOO_LONG).toBe('Maximum range report can show is 6 years');
+  });
+
+  it('checks the rules in order: current month, order, at least 3 months, at most 72', () => {
+    expect(rangeError(period('2025-01', '2026-04'), today)).toBe(RANGE_BEYOND_CURRENT_MONTH);
+    // Both past the current month and reversed: the first rule speaks.
+    expect(rangeError(period('2026-06', '2026-05'), today)).toBe(RANGE_BEYOND_CURRENT_MONTH);
+    expect(rangeError(period('2025-12', '2025-11'), today)).toBe(RANGE_FROM_AFTER_TO);
+    expect(rangeError(period('2025-11', '2026-01'), today)).toBeNull();
+    expect(rangeError(period('2025-12', '2026-01'), today)).toBe(RANGE_TOO_SHORT);
+    expect(rangeError(period('2026-03', '2026-03'), today)).toBe(RANGE_TOO_SHORT);
+    expect(rangeError(period('2020-04', '2026-03'), today)).toBeNull();
+    expect(rangeError(period('2020-03', '2026-03'), today)).toBe(RANGE_TOO_LONG);
+  });
+
+  it('counts months with both ends included, across years', () => {
+    expect(periodMonths(period('2025-11', '2026-01'))).toBe(3);
+    expect(periodMonths(period('2020-04', '2026-03'))).toBe(72);
+  });
+
+  it('gives a new report the months ending with the current one, and tells whether a range shows it', () => {
+    expect(periodEndingIn(today, 12)).toEqual(period('2025-04', '2026-03'));
+    expect(periodEndingIn({ year: 2026, month: 1 }, 3)).toEqual(period('2025-11', '2026-01'));
+    expect(showsCurrentMonth(period('2025-04', '2026-03'), today)).toBe(true);
+    expect(showsCurrentMonth(period('2025-04', '2026-02'), today)).toBe(false);
+  });
+});
