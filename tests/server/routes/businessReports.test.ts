@@ -294,6 +294,16 @@ describe(`business reports on ${testEngine}`, () => {
     expectSignInRequired(await api('GET', '/data_existence'));
   });
 
+  it('lists the known currencies for the currency switcher', async () => {
+    const response = await api('GET', '/currencies', owner);
+    expect(response.statusCode).toBe(200);
+    const { items } = response.json() as { items: { iso: string; name: string; minor_unit_digits: number }[] };
+    expect(items.find((c) => c.iso === 'USD')).toMatchObject({ minor_unit_digits: 2 });
+    expect(items.find((c) => c.iso === 'JPY')).toMatchObject({ minor_unit_digits: 0 });
+    expect(items.map((c) => c.iso)).toEqual([...items.map((c) => c.iso)].sort());
+    expectSignInRequired(await api('GET', '/currencies'));
+  });
+
   it('deletes a report with its sections', async () => {
     const { id, secret } = await createFrom(owner, 'gone', ['mrr', 'customers']);
     await app.reports.settled();
