@@ -2,6 +2,8 @@ import { authMachine } from '../../machines/auth/authMachine';
 import { anyAuthTestModel } from './auth/authModel';
 import { csvImportModelEntry } from './csvImport/csvImportModel';
 import { importWizardModelEntry } from './importWizard/importWizardModel';
+import { liveConnectionModelEntry } from './liveConnection/liveConnectionModel';
+import { recalculationModelEntry } from './recalculation/recalculationModel';
 import { segmentsImportModelEntry } from './segmentsImport/segmentsImportModel';
 import type { MachineModelEntry } from './support/modelPaths';
 
@@ -9,4 +11,11 @@ import type { MachineModelEntry } from './support/modelPaths';
  * Every product machine's test model, for `npm run test:paths` (QA's list of generated
  * paths) and the coverage guard. Each machine's suite adds its entry here.
  */
-export const machineModels: MachineModelEntry[] = [{ name: 'auth', machine: authMachine, model: anyAuthTestModel }, csvImportModelEntry, importWizardModelEntry, segmentsImportModelEntry];
+export const machineModels: MachineModelEntry[] = [
+  { name: 'auth', machine: authMachine, model: anyAuthTestModel },
+  csvImportModelEntry,
+  importWizardModelEntry,
+  segmentsImportModelEntry,
+  recalculationModelEntry,
+  liveConnectionModelEntry,
+];
