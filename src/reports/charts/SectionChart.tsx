@@ -1,0 +1,90 @@
+import { useState } from 'react';
+import { Stack, useComputedColorScheme, useMantineTheme } from '@mantine/core';
+import type { MantineTheme } from '@mantine/core';
+import { buildChartProps, chartHeight } from './chartOptions';
+import type { ChartColors } from './chartOptions';
+import { ChartLegend } from './ChartLegend';
+import type { LegendItem } from './ChartLegend';
+import { CohortTable } from './CohortTable';
+import { isSeriesShown } from './legendSelection';
+import type { LegendSelection } from './legendSelection';
+import { LazyApexChart } from './LazyApexChart';
+import { SectionEmptyState } from './SectionEmptyState';
+import { chartModelOf, sectionEmptyState, segmentToShow, valueFormatOf } from './sectionModel';
+import type { ReportSection, SectionPointInfo } from './sectionModel';
+
+export interface SectionChartProps {
+  section: ReportSection;
+  /** The report setting display_quarters: Q1..Q4 axis labels. */
+  displayQuarters?: boolean;
+  /** The segment to draw; default: the first segmenter of the section, else the total. */
+  segmentId?: string;
+  /** Size the chart by width (height = width / 1.9), as slides do; default height 400 px. */
+  width?: number;
+  onPointClick?: (point: SectionPointInfo) => void;
+}
+
+/** Series colours in order, from the theme so they follow its palette. */
+const SERIES_COLORS = ['brand', 'teal', 'orange', 'grape', 'cyan', 'yellow', 'pink', 'lime', 'indigo', 'red', 'green', 'violet'] as const;
+
+function chartColors(theme: MantineTheme, dark: boolean): ChartColors {
+  const shade = dark ? 4 : 6;
+  return {
+    dark,
+    palette: SERIES_COLORS.map((name) => theme.colors[name]?.[shade] ?? theme.colors.blue[shade] ?? '#4a52d9'),
+    text: dark ? (theme.colors.dark[1] ?? '#c9c9c9') : (theme.colors.gray[7] ?? '#495057'),
+    grid: dark ? (theme.colors.dark[4] ?? '#424242') : (theme.colors.gray[3] ?? '#dee2e6'),
+    reference: theme.colors.red[dark ? 5 : 7] ?? '#e03131',
+  };
+}
+
+/**
+ * A report section's chart: a line, bar or stacked bar chart of one segment's series with
+ * its legend, a cohort table for cohort sections, or one of the spec's empty states
+ * (`sectionEmptyState` says which). Purely presentational: the section comes as the server
+ * answered it. Wrap it in `SectionErrorBoundary`.
+ */
+export function SectionChart({ section, displayQuarters = false, segmentId, width, onPointClick }: SectionChartProps) {
+  const theme = useMantineTheme();
+  const dark = useComputedColorScheme('light') === 'dark';
+  const [legend, setLegend] = useState<{ segmentId: string | null; selection: LegendSelection }>({ segmentId: null, selection: [] });
+
+  const height = chartHeight(width);
+  const empty = sectionEmptyState(section, { displayQuarters, segmentId });
+  const { segment } = segmentToShow(section, segmentId);
+  if (empty || !segment) return <SectionEmptyState kind={empty ?? 'nothingFound'} height={height} />;
+
+  if (section.data_type === 'cohort') return <CohortTable section={section} segment={segment} onPointClick={onPointClick} />;
+
+  const colors = chartColors(theme, dark);
+  const model = chartModelOf(section, segment, displayQuarters);
+  // A legend selection belongs to the segment it was made on.
+  const selection = legend.segmentId === segment.id ? legend.selection : [];
+  const shown = model.series.filter((series) => isSeriesShown(selection, series.key));
+  const handleSelectionChange = (next: LegendSelection) => setLegend({ segmentId: segment.id, selection: next });
+
+  const legendItems: LegendItem[] = model.series.map((series, index) => ({
+    key: series.key,
+    name: series.name,
+    color: colors.palette[index % colors.palette.length] as string,
+    ...(series.groupedNames.length > 0 ? { title: series.groupedNames.join(', ') } : {}),
+  }));
+
+  const chartProps = buildChartProps({
+    sectionId: section.id,
+    model,
+    shown,
+    format: valueFormatOf(section),
+    referenceValue: section.reference_value,
+    colors,
+    width,
+    onPointClick,
+  });
+
+  return (
+    <Stack gap="xs">
+      {legendItems.length > 1 && <ChartLegend items={legendItems} selection={selection} onSelectionChange={handleSelectionChange} />}
+      <LazyApexChart {...chartProps} />
+    </Stack>
+  );
+}

@@ -1,0 +1,134 @@
+import type { ApexOptions } from 'apexcharts';
+import { CHART_ANIMATION_MS, CHART_ASPECT_RATIO, CHART_HEIGHT_PX } from '../../../models/constants';
+import { formatValue } from './format';
+import type { ValueFormat } from './format';
+import type { ChartModel, ChartSeriesModel, SectionPointInfo } from './sectionModel';
+
+/** What the lazily loaded chart receives: exactly the props of react-apexcharts. */
+export interface ApexChartProps {
+  type: 'line' | 'bar';
+  series: { name: string; data: (number | null)[] }[];
+  options: ApexOptions;
+  height: number;
+  width: string | number;
+}
+
+export interface ChartColors {
+  dark: boolean;
+  /** One colour per series of the segment (by position), kept when series are hidden. */
+  palette: readonly string[];
+  text: string;
+  grid: string;
+  reference: string;
+}
+
+/** Chart height: 400 px, or width / 1.9 when the chart is sized by a known width (slides). */
+export function chartHeight(width?: number): number {
+  return width && width > 0 ? Math.round(width / CHART_ASPECT_RATIO) : CHART_HEIGHT_PX;
+}
+
+interface BuildInput {
+  sectionId: string;
+  model: ChartModel;
+  /** The series shown (legend selection applied), in the segment's order. */
+  shown: readonly ChartSeriesModel[];
+  format: ValueFormat;
+  referenceValue: number | null;
+  colors: ChartColors;
+  width?: number;
+  onPointClick?: (point: SectionPointInfo) => void;
+}
+
+export function buildChartProps({ sectionId, model, shown, format, referenceValue, colors, width, onPointClick }: BuildInput): ApexChartProps {
+  const height = chartHeight(width);
+  const axisFormat: ValueFormat = { ...format, compact: true };
+  const colourOf = (series: ChartSeriesModel) => colors.palette[model.series.indexOf(series) % colors.palette.length] as string;
+
+  const pointAt = (seriesIndex: number, dataPointIndex: number): SectionPointInfo | null => {
+    const series = shown[seriesIndex];
+    const time = model.periodDays[dataPointIndex];
+    if (!series || time === undefined) return null;
+    return {
+      sectionId,
+      segmentId: model.segment.id,
+      seriesName: series.source.name,
+      ...(series.source.segment_value !== undefined ? { segmentValue: series.source.segment_value } : {}),
+      ...(series.source.component !== undefined ? { component: series.source.component } : {}),
+      time,
+      value: series.data[dataPointIndex] ?? null,
+    };
+  };
+  const handlePoint = (_event: MouseEvent, _chart?: unknown, options?: { seriesIndex: number; dataPointIndex: number }) => {
+    if (!onPointClick || !options) return;
+    const point = pointAt(options.seriesIndex, options.dataPointIndex);
+    if (point) onPointClick(point);
+  };
+
+  const options: ApexOptions = {
+    chart: {
+      background: 'transparent',
+      foreColor: colors.text,
+      fontFamily: 'inherit',
+      stacked: model.kind === 'stacked_bar_chart',
+      toolbar: { show: false },
+      zoom: { enabled: false },
+      animations: { enabled: true, speed: CHART_ANIMATION_MS },
+      // A line's points are its markers; a marker click would also fire dataPointSelection,
+      // so each kind listens to one event and a click reports once.
+      events: !onPointClick ? {} : model.kind === 'line_chart' ? { markerClick: handlePoint } : { dataPointSelection: handlePoint },
+    },
+    theme: { mode: colors.dark ? 'dark' : 'light' },
+    colors: shown.map(colourOf),
+    legend: { show: false },
+    dataLabels: { enabled: false },
+    stroke: model.kind === 'line_chart' ? { width: 2, curve: 'straight' } : { width: 0 },
+    markers: model.kind === 'line_chart' ? { size: 3, hover: { sizeOffset: 2 } } : { size: 0 },
+    plotOptions: { bar: { columnWidth: '60%' } },
+    grid: { borderColor: colors.grid, strokeDashArray: 3 },
+    xaxis: {
+      categories: model.categories,
+      tickPlacement: 'on',
+      labels: { rotate: -45, hideOverlappingLabels: true },
+      axisBorder: { color: colors.grid },
+      axisTicks: { color: colors.grid },
+      tooltip: { enabled: false },
+    },
+    yaxis: {
+      forceNiceScale: true,
+      labels: { formatter: (value: number) => formatValue(value, axisFormat) },
+    },
+    tooltip: {
+      theme: colors.dark ? 'dark' : 'light',
+      shared: model.kind !== 'bar_chart',
+      intersect: model.kind === 'bar_chart',
+      x: { formatter: (_value: number, opts?: { dataPointIndex: number }) => model.periodLabels[opts?.dataPointIndex ?? -1] ?? '' },
+      y: { formatter: (value: number) => formatValue(value, format) },
+    },
+    states: { active: { filter: { type: 'none' } } },
+    annotations:
+      referenceValue === null
+        ? {}
+        : {
+            yaxis: [
+              {
+                y: referenceValue,
+                borderColor: colors.reference,
+                strokeDashArray: 6,
+                label: {
+                  text: formatValue(referenceValue, format),
+                  borderColor: colors.reference,
+                  style: { color: '#fff', background: colors.reference },
+                },
+              },
+            ],
+          },
+  };
+
+  return {
+    type: model.kind === 'line_chart' ? 'line' : 'bar',
+    series: shown.map((series) => ({ name: series.name, data: series.data })),
+    options,
+    height,
+    width: width ?? '100%',
+  };
+}
