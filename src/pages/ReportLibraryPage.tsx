@@ -1,12 +1,15 @@
-import { IconTemplate } from '@tabler/icons-react';
-import { ComingSoon } from '../components/ComingSoon';
+import { PageHeader } from '../components/PageHeader';
+import { ReportLibrary } from '../reports/list/ReportLibrary';
 
+/** /reports/library: create a report, blank or from a template of chart sections. */
 export function ReportLibraryPage() {
   return (
-    <ComingSoon
-      title="Create new report"
-      icon={IconTemplate}
-      description="Start from a blank report or from one of the report templates, each a ready set of chart sections."
-    />
+    <>
+      <PageHeader
+        title="Create new report"
+        description="Start from a blank report or from one of the report templates, each a ready set of chart sections."
+      />
+      <ReportLibrary />
+    </>
   );
 }
