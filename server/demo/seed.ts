@@ -1,3 +1,6 @@
+import { periodEndingIn } from '../../models/reportRange';
+import { insertReport } from '../reports/reports';
+import { REPORT_TEMPLATES } from '../reports/templates';
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { hashPassword } from '../auth/password';
@@ -27,6 +30,7 @@ export interface SeedDemoOptions {
 }
 
 export type SeedStep =
+  | 'reports'
   | 'account'
   | 'products'
   | 'attributes'
@@ -68,6 +72,10 @@ function randomToken(length: number): string {
   return out;
 }
 
+/** The demo account's reports: library templates, over the last 24 months. */
+const DEMO_REPORT_TEMPLATES = ['business_overview', 'customer_success_overview'] as const;
+const DEMO_REPORT_MONTHS = 24;
+
 /** An application id: prefix + 12 characters. */
 function newId(prefix: string): string {
   return prefix + randomToken(12);
@@ -98,7 +106,8 @@ function utcMidnight(day: string): string {
 /**
  * Creates the demo account: its owner, customer attributes and segments, and the whole
  * generated business (customers, attribute histories, payments with their first versions,
- * costs), in one transaction, so a failure leaves nothing behind. Reports are not created here.
+ * costs) and two reports (business overview, customer success overview; computed when the
+ * server starts), in one transaction, so a failure leaves nothing behind.
  */
 export async function seedDemoAccount(db: Kysely<DB>, options: SeedDemoOptions): Promise<SeedDemoResult> {
   const email = options.email.trim();
@@ -311,6 +320,22 @@ export async function seedDemoAccount(db: Kysely<DB>, options: SeedDemoOptions):
       ['value', 'text', (c) => c.category],
     ]);
     await step('costs', costs);
+
+    // Two reports from the library, computed when the server starts (app.reports.resume).
+    const month = { year: Number(today.slice(0, 4)), month: Number(today.slice(5, 7)) };
+    for (const template of DEMO_REPORT_TEMPLATES) {
+      const found = REPORT_TEMPLATES.find((t) => t.id === template);
+      if (!found) continue;
+      await insertReport(trx, {
+        accountId,
+        ownerUserId: userId,
+        title: `${today.slice(0, 7)} ${found.name_suffix}`,
+        definitionIds: found.definitions,
+        period: periodEndingIn(month, DEMO_REPORT_MONTHS),
+        today: month,
+      });
+    }
+    await step('reports', DEMO_REPORT_TEMPLATES.length);
   });
 
   return {

@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema';
 import type { JobQueue } from '../jobs/queue';
 import { METRICS_INVALIDATE_CHANNEL } from '../metrics/service';
+import { publishReportStates } from '../reports/recalculations';
 import type { Database } from '../db/database';
 import { runSegmentImport } from './segmentImport';
 import { markFailed, runSubscriptionImport } from './subscriptionImport';
@@ -76,7 +77,11 @@ export function importJobHandler(db: Database, log: { error: (message: string) =
     try {
       await whileLocked(db, importId, async () => {
         const found = await db.kysely.selectFrom('imports').select('kind').where('account_id', '=', accountId).where('id', '=', importId).executeTakeFirst();
-        const onCommitted = (id: string) => db.notify(METRICS_INVALIDATE_CHANNEL, id);
+        const onCommitted = async (id: string) => {
+          await db.notify(METRICS_INVALIDATE_CHANNEL, id);
+          // Open report pages learn that their report is stale now.
+          await publishReportStates(db.kysely, id).catch((error: unknown) => log.error(`reports of ${id}: could not publish their state: ${String(error)}`));
+        };
         if (found?.kind === 'segments') await runSegmentImport(db.kysely, accountId, importId, { onCommitted });
         else await runSubscriptionImport(db, accountId, importId, { onCommitted });
       });

@@ -1,7 +1,9 @@
 import type { Database } from '../db/database';
 import { publish } from '../cable/streams';
 import type { MetricsService } from '../metrics/service';
-import { markFailed, markRecalculating, recalculateReport, reportView, unfinishedRecalculations, type ReportView } from './reports';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema';
+import { latestReports, markFailed, markRecalculating, recalculateReport, reportView, unfinishedRecalculations, type ReportView } from './reports';
 
 /** The live stream of one report (BusinessReportChannel). */
 export function reportStream(accountId: string, reportId: string): string {
@@ -14,6 +16,19 @@ export type ReportEvent =
   | { object: 'business_report_section'; report_id: string; section: ReportView['sections'][number] }
   /** A section too large for one notification: its state only; the client reads the report again. */
   | { object: 'business_report_section'; report_id: string; section: { id: string; recalculation_status: string }; partial: true };
+
+/**
+ * Tells every open report page of the account that its report may have turned stale (after an
+ * import commits: the account's data changed), on each report's stream: the report's state as it
+ * now is. Through PostgreSQL, so it works from whichever process ran the import.
+ */
+export async function publishReportStates(db: Kysely<DB>, accountId: string): Promise<void> {
+  const reports = await latestReports(db, accountId);
+  for (const report of reports) {
+    const message: ReportEvent = { object: 'business_report', id: report.id, recalculation_status: report.recalculation_status, freshness_status: report.freshness_status, refreshed_at: report.refreshed_at };
+    await publish(db, { stream: reportStream(accountId, report.id), account_id: accountId, message });
+  }
+}
 
 /**
  * Recalculation of reports, as a background job of the server process that holds the

@@ -271,9 +271,17 @@ export async function createReport(
   db: Kysely<DB>,
   input: { accountId: string; ownerUserId: string; title: string; definitionIds: readonly string[]; period: ReportPeriod; today: { year: number; month: number } },
 ): Promise<{ id: string; secret: string }> {
+  return db.transaction().execute((trx) => insertReport(trx, input));
+}
+
+/** As createReport, in the caller's transaction (the demo seed's). */
+export async function insertReport(
+  trx: Kysely<DB>,
+  input: { accountId: string; ownerUserId: string; title: string; definitionIds: readonly string[]; period: ReportPeriod; today: { year: number; month: number } },
+): Promise<{ id: string; secret: string }> {
   const id = newReportId();
   const secret = newReportSecret();
-  await db.transaction().execute(async (trx) => {
+  {
     await trx
       .insertInto('business_reports')
       .values({ account_id: input.accountId, id, secret, owner_user_id: input.ownerUserId, title: input.title, ...input.period, recalculation_status: 'recalculating' })
@@ -302,7 +310,7 @@ export async function createReport(
         )
         .execute();
     }
-  });
+  }
   return { id, secret };
 }
 

@@ -1,16 +1,12 @@
-import { IconChartBar, IconPresentation, IconShare } from '@tabler/icons-react';
+import { IconPresentation, IconShare } from '@tabler/icons-react';
+import { useParams } from 'wouter';
 import { ComingSoon } from '../components/ComingSoon';
+import { ReportPageLoader } from '../reports/page/ReportPageLoader';
 
 /** Who is looking: the account's users, a visitor with a share link, or a demo visitor. */
 export type ReportVariant = 'normal' | 'shared' | 'demo';
 
 const placeholder = {
-  normal: {
-    title: 'Report',
-    icon: IconChartBar,
-    description:
-      'Chart sections of MRR, customers, churn, retention and cohorts, with key numbers, comments, filters, sharing and presentation mode.',
-  },
   shared: {
     title: 'Shared report',
     icon: IconShare,
@@ -23,14 +19,15 @@ const placeholder = {
   },
 } as const;
 
-function ReportView({ variant }: { variant: ReportVariant }) {
+function ReportView({ variant }: { variant: Exclude<ReportVariant, 'normal'> }) {
   const { title, icon, description } = placeholder[variant];
   return <ComingSoon title={title} icon={icon} description={description} />;
 }
 
 /** /reports/:secret */
 export function ReportPage() {
-  return <ReportView variant="normal" />;
+  const params = useParams<{ secret: string }>();
+  return <ReportPageLoader secret={params.secret} />;
 }
 
 /** /reports/shared/:secret */

@@ -55,6 +55,7 @@ export function defaultFakeApi(user: AuthUser | null = fullAccessUser): FakeApi 
     'GET /users/me': () => ({ status: 200, body: { user: apiUser(me, { api_token: FAKE_API_TOKEN }) } }),
     'GET /users': () => ({ status: 200, body: { items: [apiUser(me)] } }),
     'GET /customer_segments': () => ({ status: 200, body: { items: [] } }),
+    'GET /business_reports/latest': () => ({ status: 200, body: { items: [] } }),
   });
 }
 

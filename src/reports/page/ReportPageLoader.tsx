@@ -1,0 +1,64 @@
+import { Skeleton, Stack } from '@mantine/core';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useApi } from '../../api/ApiContext';
+import type { LiveChannels } from '../../cable/liveChannels';
+import { useLiveChannels } from '../../cable/LiveChannelsContext';
+import { FailureAlert } from '../../components/FailureAlert';
+import { PageHeader } from '../../components/PageHeader';
+import { createReportServices, type ReportServices, type ReportView } from './reportApi';
+import { ReportBody } from './ReportView';
+
+export const REPORT_FETCH_FAILURE = 'Uh :( we failed to fetch report';
+
+interface ReportPageLoaderProps {
+  secret: string;
+  /** The calls; by default the API client's and the app's live channels. */
+  services?: ReportServices;
+  channels?: LiveChannels;
+  /** Today (tests pin it); by default the browser's clock. */
+  now?: () => Date;
+}
+
+/** `/reports/{secret}`: loads the report (skeleton meanwhile, the spec's message when it cannot), then shows it. */
+export function ReportPageLoader({ secret, services: given, channels, now = () => new Date() }: ReportPageLoaderProps) {
+  const client = useApi();
+  const live = useLiveChannels(channels);
+  const services = useMemo(() => given ?? createReportServices(client, live), [given, client, live]);
+  const [state, setState] = useState<{ status: 'loading' } | { status: 'failed' } | { status: 'ready'; report: ReportView }>({ status: 'loading' });
+
+  const load = useCallback(async () => {
+    try {
+      const report = await services.fetchReport(secret);
+      setState({ status: 'ready', report });
+    } catch {
+      setState((current) => (current.status === 'ready' ? current : { status: 'failed' }));
+    }
+  }, [services, secret]);
+
+  useEffect(() => {
+    setState({ status: 'loading' });
+    void load();
+  }, [load]);
+
+  if (state.status === 'loading') {
+    return (
+      <Stack gap="lg" aria-busy="true" aria-label="Loading report">
+        <Skeleton height={36} width="40%" />
+        <Skeleton height={18} width="60%" />
+        <Skeleton height={56} />
+        <Skeleton height={400} />
+        <Skeleton height={400} />
+      </Stack>
+    );
+  }
+  if (state.status === 'failed') {
+    return (
+      <Stack gap="lg">
+        <PageHeader title="Report" />
+        <FailureAlert messages={[REPORT_FETCH_FAILURE]} />
+      </Stack>
+    );
+  }
+  const today = now();
+  return <ReportBody key={state.report.id} report={state.report} services={services} reload={load} today={{ year: today.getFullYear(), month: today.getMonth() + 1 }} />;
+}

@@ -1,0 +1,343 @@
+import { Anchor, Badge, Box, Button, Card, Group, Loader, Paper, Select, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { useActorRef, useSelector } from '@xstate/react';
+import { IconAdjustmentsHorizontal, IconFilter, IconPlus, IconPresentation, IconRefresh, IconShare } from '@tabler/icons-react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { recalculationActors } from '../../../machines/recalculation/recalculationActors';
+import { recalculationMachine } from '../../../machines/recalculation/recalculationMachine';
+import { controlsDisabled, isRecalculating, showsRecalculatingWarning, showsRefreshButton, showsStaleCallout } from '../../../machines/recalculation/selectors';
+import { liveConnectionMachine } from '../../../machines/liveConnection/liveConnectionMachine';
+import { isLive, showsConnectionLost } from '../../../machines/liveConnection/selectors';
+import { showsCurrentMonth } from '../../../models/reportRange';
+import { useInspection } from '../../inspector/useInspection';
+import { toastError } from '../../notifications/toast';
+import { SectionChart, SectionErrorBoundary } from '../charts';
+import { EditableText } from './EditableText';
+import { RangePicker, RANGE_UPDATE_FAILURE } from './RangePicker';
+import { ReportCallouts } from './ReportCallouts';
+import type { ReportServices, ReportSettings, ReportUpdate, ReportView as Report } from './reportApi';
+import { SettingsPopover, SETTING_UPDATE_FAILURE } from './SettingsPopover';
+
+export const CURRENCY_UPDATE_FAILURE = 'We could not update your report currency, please try again';
+export const REPORT_UPDATE_FAILURE = 'Something went wrong and we could not update report';
+
+interface ReportViewProps {
+  report: Report;
+  services: ReportServices;
+  /** Reads the report again (after a recalculation, or a reconnection). */
+  reload(): Promise<void>;
+  /** Today's month (the range rules and auto refresh depend on it). */
+  today: { year: number; month: number };
+}
+
+/** 'Refreshed 2 Mar 2026, 09:00'. */
+function refreshedLabel(refreshedAt: string | null): string {
+  if (!refreshedAt) return 'Not calculated yet';
+  return `Refreshed ${new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(refreshedAt))}`;
+}
+
+/**
+ * A loaded report: action bar, callouts, content table and sections. The recalculation machine
+ * (machines/recalculation) says what runs and what is disabled; BusinessReportChannel feeds it
+ * and replaces each section as its update arrives. Editing controls show for editors only
+ * (`can_edit`).
+ */
+export function ReportBody({ report: loaded, services, reload, today }: ReportViewProps) {
+  const [report, setReport] = useState(loaded);
+  useEffect(() => setReport(loaded), [loaded]);
+  const [noFinanceData, setNoFinanceData] = useState(false);
+  const [currencies, setCurrencies] = useState<string[]>([]);
+  const canEdit = report.can_edit;
+
+  const logic = useMemo(
+    () =>
+      recalculationMachine.provide({
+        actors: recalculationActors({ refresh: (reportId) => services.refresh(reportId) }),
+        actions: { notify: (_, params) => toastError(params.message) },
+      }),
+    [services],
+  );
+  const actor = useActorRef(logic, {
+    inspect: useInspection('recalculation'),
+    input: {
+      reportId: loaded.id,
+      canEdit: loaded.can_edit,
+      recalculationStatus: loaded.recalculation_status,
+      freshnessStatus: loaded.freshness_status,
+      sectionIds: loaded.sections.map((section) => section.id),
+    },
+  });
+  const recalculating = useSelector(actor, isRecalculating);
+  const disabled = useSelector(actor, controlsDisabled);
+  const refreshing = useSelector(actor, (snapshot) => snapshot.matches('refreshing'));
+  const recalculatingWarning = useSelector(actor, showsRecalculatingWarning);
+  const staleCallout = useSelector(actor, showsStaleCallout);
+  const refreshButton = useSelector(actor, showsRefreshButton);
+  const pending = useSelector(actor, (snapshot) => snapshot.context.pendingSections);
+
+  // The live channel's connection: after a drop, the report is read again (what was missed).
+  const connectionLogic = useMemo(() => liveConnectionMachine.provide({ actions: { resync: () => void reload() } }), [reload]);
+  const connection = useActorRef(connectionLogic, { inspect: useInspection('liveConnection') });
+  const live = useSelector(connection, isLive);
+  const connectionLost = useSelector(connection, showsConnectionLost);
+
+  // A reload tells the machine the report's statuses as they are now.
+  useEffect(() => {
+    actor.send({ type: 'REPORT_UPDATED', recalculationStatus: loaded.recalculation_status, freshnessStatus: loaded.freshness_status });
+  }, [actor, loaded]);
+
+  // Asked again with each reload: an import turns the prompt off once the report is recalculated.
+  useEffect(() => {
+    let live = true;
+    void services.hasFinanceData().then((finance) => live && setNoFinanceData(!finance));
+    return () => {
+      live = false;
+    };
+  }, [services, loaded]);
+  useEffect(() => {
+    let live = true;
+    if (canEdit) void services.currencies().then((list) => live && setCurrencies(list));
+    return () => {
+      live = false;
+    };
+  }, [services, canEdit]);
+
+  const onUpdate = useCallback(
+    (update: ReportUpdate) => {
+      if (update.object === 'business_report') {
+        actor.send({ type: 'REPORT_UPDATED', recalculationStatus: update.recalculation_status, freshnessStatus: update.freshness_status });
+        setReport((current) => ({ ...current, recalculation_status: update.recalculation_status, freshness_status: update.freshness_status, refreshed_at: update.refreshed_at }));
+        // The whole report once it is done (sections sent partially, key numbers, anything missed).
+        if (update.recalculation_status !== 'recalculating') void reload();
+        return;
+      }
+      actor.send({ type: 'SECTION_UPDATED', sectionId: update.section.id, recalculationStatus: update.section.recalculation_status });
+      if (update.partial !== true) {
+        const section = update.section;
+        setReport((current) => ({ ...current, sections: current.sections.map((s) => (s.id === section.id ? section : s)) }));
+      }
+    },
+    [actor, reload],
+  );
+
+  useEffect(() => {
+    if (!canEdit) return;
+    const stop = services.watch(report.secret, report.id, {
+      update: onUpdate,
+      connected: () => connection.send({ type: 'CONNECTED' }),
+      lost: () => connection.send({ type: 'DISCONNECTED' }),
+    });
+    return stop;
+  }, [services, report.secret, report.id, canEdit, onUpdate, connection]);
+
+  const saveReport = async (body: { title?: string; summary?: string }) => {
+    try {
+      await services.updateReport(report.id, body, REPORT_UPDATE_FAILURE);
+      setReport((current) => ({ ...current, ...body }));
+    } catch (error) {
+      toastError(error instanceof Error ? error.message : REPORT_UPDATE_FAILURE);
+      throw error;
+    }
+  };
+
+  const saveSettings = async (change: Partial<ReportSettings>, failure: string) => {
+    try {
+      const settings = await services.updateSettings(report.id, change, failure);
+      setReport((current) => ({ ...current, settings, ...(change.currency ? { currency: change.currency } : {}) }));
+      if ('currency' in change || 'subtract_forever_discount_from_mrr' in change || 'subtract_finite_discount_from_mrr' in change) actor.send({ type: 'CHANGED_SETTINGS' });
+    } catch {
+      toastError(failure);
+    }
+  };
+
+  const currentMonth = showsCurrentMonth(report.period, today);
+
+  return (
+    <Stack gap="lg">
+      <Stack gap={4}>
+        <EditableText value={report.title} placeholder="Untitled report" label="Title" editable={canEdit} onSave={(title) => saveReport({ title })}>
+          {(title) => <Title order={1}>{title || 'Untitled report'}</Title>}
+        </EditableText>
+        <EditableText value={report.summary} placeholder="Add a summary" label="Summary" editable={canEdit} multiline onSave={(summary) => saveReport({ summary })}>
+          {(summary) => (
+            <Text c="dimmed" style={{ whiteSpace: 'pre-wrap' }}>
+              {summary}
+            </Text>
+          )}
+        </EditableText>
+        <Group gap="xs">
+          {report.owner && (
+            <Text size="sm" c="dimmed">
+              By {report.owner.name}
+            </Text>
+          )}
+          {report.tags.map((tag) => (
+            <Badge key={tag} variant="light" size="sm">
+              {tag}
+            </Badge>
+          ))}
+        </Group>
+      </Stack>
+
+      <Paper withBorder p="sm" radius="md">
+        <Group justify="space-between" gap="sm">
+          <Group gap="xs">
+            {canEdit && (
+              <>
+                <Tooltip label="Add chart: coming with section editing">
+                  <Button variant="default" leftSection={<IconPlus size={16} />} disabled>
+                    Add chart
+                  </Button>
+                </Tooltip>
+                <Button leftSection={<IconRefresh size={16} />} onClick={() => actor.send({ type: 'REFRESH' })} loading={refreshing} disabled={disabled}>
+                  Recalculate
+                </Button>
+              </>
+            )}
+            <Tooltip label="Presentation mode: coming soon">
+              <Button variant="default" leftSection={<IconPresentation size={16} />} disabled>
+                Present
+              </Button>
+            </Tooltip>
+            {canEdit && (
+              <>
+                <Tooltip label="Report views: coming soon">
+                  <Button variant="default" leftSection={<IconAdjustmentsHorizontal size={16} />} disabled>
+                    Create view
+                  </Button>
+                </Tooltip>
+                <Tooltip label="Share links: coming soon">
+                  <Button variant="default" leftSection={<IconShare size={16} />} disabled>
+                    Share
+                  </Button>
+                </Tooltip>
+              </>
+            )}
+          </Group>
+          <Group gap="xs">
+            <FreshnessBadge recalculating={recalculating} stale={report.freshness_status === 'stale'} />
+            {canEdit && <LiveBadge live={live} lost={connectionLost} />}
+            <Text size="sm" c="dimmed">
+              {refreshedLabel(report.refreshed_at)}
+            </Text>
+            {canEdit && (
+              <Select
+                aria-label="Report currency"
+                w={100}
+                data={currencies.length > 0 ? currencies : [report.currency]}
+                value={report.currency}
+                searchable
+                allowDeselect={false}
+                disabled={disabled}
+                onChange={(currency) => currency && currency !== report.currency && void saveSettings({ currency }, CURRENCY_UPDATE_FAILURE)}
+              />
+            )}
+            {canEdit ? (
+              <RangePicker
+                period={report.period}
+                today={today}
+                disabled={disabled}
+                onSave={async (period) => {
+                  try {
+                    await services.updateReport(report.id, { period }, RANGE_UPDATE_FAILURE);
+                  } catch (error) {
+                    // A rule the server enforces says which; anything else is the spec's message.
+                    toastError(error instanceof Error && error.message ? error.message : RANGE_UPDATE_FAILURE);
+                    throw error;
+                  }
+                  setReport((current) => ({ ...current, period }));
+                  actor.send({ type: 'CHANGED_SETTINGS' });
+                }}
+              />
+            ) : null}
+            {canEdit && <SettingsPopover settings={report.settings} showsCurrentMonth={currentMonth} onChange={(change) => void saveSettings(change, SETTING_UPDATE_FAILURE)} />}
+            <Tooltip label="Filters: coming soon">
+              <Button variant="default" leftSection={<IconFilter size={16} />} disabled>
+                Filter
+              </Button>
+            </Tooltip>
+          </Group>
+        </Group>
+      </Paper>
+
+      <ReportCallouts
+        noFinanceData={noFinanceData}
+        recalculating={recalculatingWarning}
+        stale={staleCallout}
+        canRefresh={refreshButton}
+        refreshing={refreshing}
+        onRefresh={() => actor.send({ type: 'REFRESH' })}
+      />
+
+      {report.sections.length === 0 ? (
+        <Card withBorder padding="xl" radius="md">
+          <Text ta="center" c="dimmed">
+            This report has no charts yet.
+          </Text>
+        </Card>
+      ) : (
+        <>
+          <Box component="nav" aria-label="Contents">
+            <Group gap="xs">
+              {report.sections.map((section) => (
+                <Anchor key={section.id} href={`#section-${section.id}`} size="sm">
+                  {section.title}
+                </Anchor>
+              ))}
+            </Group>
+          </Box>
+          <Stack gap="lg">
+            {report.sections.map((section) => (
+              <Card key={section.id} withBorder radius="md" padding="lg" id={`section-${section.id}`} component="section" aria-label={section.title}>
+                <Group justify="space-between" mb="sm">
+                  <Title order={2} size="h4">
+                    {section.title}
+                  </Title>
+                  {(pending.includes(section.id) || section.recalculation_status === 'recalculating') && recalculating && <Loader size="sm" aria-label={`Recalculating ${section.title}`} />}
+                </Group>
+                {section.recalculation_status === 'failed' && section.error ? (
+                  <Text c="red" size="sm">
+                    This section could not be calculated: {section.error}
+                  </Text>
+                ) : (
+                  <SectionErrorBoundary>
+                    <SectionChart section={section} displayQuarters={report.settings.display_quarters} />
+                  </SectionErrorBoundary>
+                )}
+              </Card>
+            ))}
+          </Stack>
+        </>
+      )}
+    </Stack>
+  );
+}
+
+/** Whether the page hears the report's updates live (the liveConnection machine). */
+function LiveBadge({ live, lost }: { live: boolean; lost: boolean }) {
+  if (live) return null;
+  return (
+    <Tooltip label={lost ? 'The live connection dropped; the report is read again once it is back' : 'Connecting to live updates'}>
+      <Badge color={lost ? 'red' : 'gray'} variant="dot">
+        {lost ? 'Offline' : 'Connecting'}
+      </Badge>
+    </Tooltip>
+  );
+}
+
+function FreshnessBadge({ recalculating, stale }: { recalculating: boolean; stale: boolean }) {
+  if (recalculating)
+    return (
+      <Badge color="yellow" variant="light" leftSection={<Loader size={10} color="yellow" />}>
+        Recalculating
+      </Badge>
+    );
+  return stale ? (
+    <Badge color="orange" variant="light">
+      Outdated
+    </Badge>
+  ) : (
+    <Badge color="teal" variant="light">
+      Up to date
+    </Badge>
+  );
+}

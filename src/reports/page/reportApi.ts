@@ -1,0 +1,94 @@
+import type { ApiClient } from '../../api/client';
+import type { LiveChannels } from '../../cable/liveChannels';
+
+/** A report as `GET /business_reports/by_secret` answers it (the generated client's type). */
+export type ReportView = NonNullable<Awaited<ReturnType<typeof fetchReportCall>>['data']>;
+export type ReportSection = ReportView['sections'][number];
+export type ReportSettings = ReportView['settings'];
+export type ReportPeriod = ReportView['period'];
+
+function fetchReportCall(client: ApiClient, secret: string, currency?: string) {
+  return client.GET('/business_reports/by_secret', { params: { query: { secret, ...(currency ? { currency } : {}) } } });
+}
+
+/** The live channel of a report (server/cable/businessReportChannel.ts). */
+export const BUSINESS_REPORT_CHANNEL = 'BusinessReportChannel';
+
+export type ReportUpdate =
+  | { object: 'business_report'; id: string; recalculation_status: ReportView['recalculation_status']; freshness_status: ReportView['freshness_status']; refreshed_at: string | null }
+  | { object: 'business_report_section'; report_id: string; section: ReportSection; partial?: false }
+  | { object: 'business_report_section'; report_id: string; section: { id: string; recalculation_status: ReportSection['recalculation_status'] }; partial: true };
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/** A message of BusinessReportChannel about this report; null for anything else. */
+export function toReportUpdate(message: unknown, reportId: string): ReportUpdate | null {
+  if (!isRecord(message)) return null;
+  if (message.object === 'business_report' && message.id === reportId && typeof message.recalculation_status === 'string') return message as unknown as ReportUpdate;
+  if (message.object === 'business_report_section' && message.report_id === reportId && isRecord(message.section) && typeof message.section.id === 'string') {
+    return message as unknown as ReportUpdate;
+  }
+  return null;
+}
+
+/** A failed call, with the status the server answered (0: no answer). */
+export class ReportCallError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = 'ReportCallError';
+  }
+}
+
+/** The report page's calls (a test passes its own client over a fake transport, or the real server). */
+export function createReportServices(client: ApiClient, channels: LiveChannels) {
+  return {
+    async fetchReport(secret: string): Promise<ReportView> {
+      const { data, response } = await fetchReportCall(client, secret);
+      if (!data) throw new ReportCallError('Uh :( we failed to fetch report', response.status);
+      return data;
+    },
+    async refresh(reportId: string): Promise<void> {
+      const { response } = await client.POST('/business_reports/{id}/refresh', { params: { path: { id: reportId } } });
+      if (!response.ok) throw new ReportCallError('Something went wrong and we could not refresh the report', response.status);
+    },
+    async updateReport(reportId: string, body: { title?: string; summary?: string; period?: ReportPeriod }, failure: string): Promise<void> {
+      const { response, error } = await client.PUT('/business_reports/{id}', { params: { path: { id: reportId } }, body });
+      if (!response.ok) {
+        const detail = (error as { errors?: { detail?: string }[] } | undefined)?.errors?.[0]?.detail;
+        throw new ReportCallError(response.status === 422 && detail ? detail : failure, response.status);
+      }
+    },
+    async updateSettings(reportId: string, body: Partial<ReportSettings>, failure: string): Promise<ReportSettings> {
+      const { data, response } = await client.PUT('/business_reports/{id}/settings', { params: { path: { id: reportId } }, body });
+      if (!data) throw new ReportCallError(failure, response.status);
+      return data;
+    },
+    async hasFinanceData(): Promise<boolean> {
+      const { data } = await client.GET('/data_existence');
+      // Unknown: no prompt (better than a wrong one).
+      return data?.finance ?? true;
+    },
+    async currencies(): Promise<string[]> {
+      const { data } = await client.GET('/currencies');
+      return data?.items.map((item) => item.iso) ?? [];
+    },
+    watch(secret: string, reportId: string, handlers: { update(update: ReportUpdate): void; connected(): void; lost(): void }): () => void {
+      return channels.subscribe(
+        { channel: BUSINESS_REPORT_CHANNEL, secret },
+        {
+          connected: () => handlers.connected(),
+          lost: () => handlers.lost(),
+          received: (message) => {
+            const update = toReportUpdate(message, reportId);
+            if (update) handlers.update(update);
+          },
+        },
+      );
+    },
+  };
+}
+
+export type ReportServices = ReturnType<typeof createReportServices>;
