@@ -44,6 +44,14 @@ export function periodEndingIn(today: { year: number; month: number }, months: n
   return { start_year: Math.floor(start / 12), start_month: (start % 12) + 1, end_year: today.year, end_month: today.month };
 }
 
+/** Short month names, January first: how ranges read ('Apr 2025 – Mar 2026'). */
+export const MONTH_LABELS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+
+/** A range as the report card and the range picker show it: 'Apr 2025 – Mar 2026' (both months included). */
+export function periodLabel(period: ReportPeriod): string {
+  return `${MONTH_LABELS[period.start_month - 1]} ${period.start_year} – ${MONTH_LABELS[period.end_month - 1]} ${period.end_year}`;
+}
+
 /** Whether the period shows today's month (auto refresh only makes sense then). */
 export function showsCurrentMonth(period: ReportPeriod, today: { year: number; month: number }): boolean {
   return monthIndex(period.end_year, period.end_month) >= monthIndex(today.year, today.month);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   periodEndingIn,
+  periodLabel,
   periodMonths,
   rangeError,
   RANGE_BEYOND_CURRENT_MONTH,
@@ -35,6 +36,11 @@ describe('report range rules (spec: first document, section 5)', () => {
     expect(rangeError(period('2026-03', '2026-03'), today)).toBe(RANGE_TOO_SHORT);
     expect(rangeError(period('2020-04', '2026-03'), today)).toBeNull();
     expect(rangeError(period('2020-03', '2026-03'), today)).toBe(RANGE_TOO_LONG);
+  });
+
+  it("reads a range as 'Apr 2025 – Mar 2026'", () => {
+    expect(periodLabel(period('2025-04', '2026-03'))).toBe('Apr 2025 – Mar 2026');
+    expect(periodLabel(period('2024-01', '2024-12'))).toBe('Jan 2024 – Dec 2024');
   });
 
   it('counts months with both ends included, across years', () => {

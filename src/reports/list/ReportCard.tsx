@@ -3,7 +3,7 @@ import { modals } from '@mantine/modals';
 import { IconCalendarMonth, IconTrash } from '@tabler/icons-react';
 import { useId, useState } from 'react';
 import { Link } from 'wouter';
-import { formatReportRange } from './reportRange';
+import { periodLabel } from '../../../models/reportRange';
 import { ReportStatusBadge } from './ReportStatusBadge';
 import type { ReportListItem } from './types';
 import { useButtonWiggle } from './useButtonWiggle';
@@ -63,7 +63,7 @@ export function ReportCard({ report, onDelete }: ReportCardProps) {
         <Group gap={6} wrap="wrap">
           <IconCalendarMonth size={16} stroke={1.6} color="var(--mantine-color-dimmed)" aria-hidden />
           <Text size="sm" c="dimmed">
-            {formatReportRange(report.period)}
+            {periodLabel(report.period)}
           </Text>
           {report.owner ? (
             <>

@@ -2,18 +2,12 @@ import { Button, Group, Popover, Select, Stack, Text } from '@mantine/core';
 import { IconCalendarMonth } from '@tabler/icons-react';
 import { useState } from 'react';
 import { YEAR_OPTIONS } from '../../../models/constants';
-import { rangeError, type ReportPeriod } from '../../../models/reportRange';
+import { MONTH_LABELS, periodLabel, rangeError, type ReportPeriod } from '../../../models/reportRange';
 
 export const RANGE_UPDATE_FAILURE = "Could not update your report's range";
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const monthOptions = MONTHS.map((label, index) => ({ value: String(index + 1), label }));
+const monthOptions = MONTH_LABELS.map((label, index) => ({ value: String(index + 1), label }));
 const yearOptions = YEAR_OPTIONS.map((year) => ({ value: String(year), label: String(year) }));
-
-/** 'Apr 2025 – Mar 2026'. */
-export function periodLabel(period: ReportPeriod): string {
-  return `${MONTHS[period.start_month - 1]} ${period.start_year} – ${MONTHS[period.end_month - 1]} ${period.end_year}`;
-}
 
 interface RangePickerProps {
   period: ReportPeriod;
