@@ -7,7 +7,8 @@ import type { ChartModel, ChartSeriesModel, SectionPointInfo } from './sectionMo
 /** What the lazily loaded chart receives: exactly the props of react-apexcharts. */
 export interface ApexChartProps {
   type: 'line' | 'bar';
-  series: { name: string; data: (number | null)[] }[];
+  /** `type` per series only in a mixed chart (a stacked bar chart with its net drawn as a line). */
+  series: { name: string; data: (number | null)[]; type?: 'line' | 'bar' }[];
   options: ApexOptions;
   height: number;
   width: string | number;
@@ -39,8 +40,13 @@ interface BuildInput {
   onPointClick?: (point: SectionPointInfo) => void;
 }
 
+/** The series that sum the others (an MRR movement's net): drawn as a line over stacked bars, never stacked with them. */
+export const isTotalOfOthers = (series: ChartSeriesModel) => series.source.component === 'net';
+
 export function buildChartProps({ sectionId, model, shown, format, referenceValue, colors, width, onPointClick }: BuildInput): ApexChartProps {
   const height = chartHeight(width);
+  const mixed = model.kind === 'stacked_bar_chart' && shown.some(isTotalOfOthers);
+  const lineOf = (series: ChartSeriesModel) => model.kind === 'line_chart' || (mixed && isTotalOfOthers(series));
   const axisFormat: ValueFormat = { ...format, compact: true };
   const colourOf = (series: ChartSeriesModel) => colors.palette[model.series.indexOf(series) % colors.palette.length] as string;
 
@@ -75,14 +81,14 @@ export function buildChartProps({ sectionId, model, shown, format, referenceValu
       animations: { enabled: true, speed: CHART_ANIMATION_MS },
       // A line's points are its markers; a marker click would also fire dataPointSelection,
       // so each kind listens to one event and a click reports once.
-      events: !onPointClick ? {} : model.kind === 'line_chart' ? { markerClick: handlePoint } : { dataPointSelection: handlePoint },
+      events: !onPointClick ? {} : model.kind === 'line_chart' ? { markerClick: handlePoint } : { dataPointSelection: handlePoint, ...(mixed ? { markerClick: handlePoint } : {}) },
     },
     theme: { mode: colors.dark ? 'dark' : 'light' },
     colors: shown.map(colourOf),
     legend: { show: false },
     dataLabels: { enabled: false },
-    stroke: model.kind === 'line_chart' ? { width: 2, curve: 'straight' } : { width: 0 },
-    markers: model.kind === 'line_chart' ? { size: 3, hover: { sizeOffset: 2 } } : { size: 0 },
+    stroke: model.kind === 'line_chart' ? { width: 2, curve: 'straight' } : mixed ? { width: shown.map((series) => (lineOf(series) ? 2 : 0)), curve: 'straight' } : { width: 0 },
+    markers: model.kind === 'line_chart' ? { size: 3, hover: { sizeOffset: 2 } } : mixed ? { size: shown.map((series) => (lineOf(series) ? 3 : 0)) } : { size: 0 },
     plotOptions: { bar: { columnWidth: '60%' } },
     grid: { borderColor: colors.grid, strokeDashArray: 3 },
     xaxis: {
@@ -125,8 +131,9 @@ export function buildChartProps({ sectionId, model, shown, format, referenceValu
   };
 
   return {
-    type: model.kind === 'line_chart' ? 'line' : 'bar',
-    series: shown.map((series) => ({ name: series.name, data: series.data })),
+    // A mixed chart is typed 'line' with a type per series (ApexCharts' mixed charts).
+    type: model.kind === 'line_chart' || mixed ? 'line' : 'bar',
+    series: shown.map((series) => ({ name: series.name, data: series.data, ...(mixed ? { type: lineOf(series) ? ('line' as const) : ('bar' as const) } : {}) })),
     options,
     height,
     width: width ?? '100%',

@@ -118,6 +118,38 @@ describe('SectionChart', () => {
     expect(lastChartProps().options.chart?.stacked).toBe(false);
   });
 
+  it('draws the net of MRR movements as a line over the stacked bars, not stacked with them', async () => {
+    const periods = months(3);
+    const movements = mrrSection({
+      definition_id: 'mrr_movements',
+      data_type: 'stacked_bar_chart',
+      segments: [
+        segment('total', 'Total', [
+          series('New business', periods, [5, 6, 7], { component: 'new_business' }),
+          series('Churn', periods, [-1, -2, -3], { component: 'churn' }),
+          series('Net', periods, [4, 4, 4], { component: 'net' }),
+        ]),
+      ],
+    });
+    const { unmount } = renderInTheme(<SectionChart section={movements} />);
+    await screen.findByTestId('apex-chart');
+    expect(lastChartProps().type).toBe('line');
+    expect(lastChartProps().series.map((s) => [s.name, s.type])).toEqual([
+      ['New business', 'bar'],
+      ['Churn', 'bar'],
+      ['Net', 'line'],
+    ]);
+    expect(lastChartProps().options.chart?.stacked).toBe(true);
+    expect(lastChartProps().options.stroke?.width).toEqual([0, 0, 2]);
+    unmount();
+
+    // Without a net series it stays a plain stacked bar chart.
+    renderInTheme(<SectionChart section={planSection()} />);
+    await screen.findByTestId('apex-chart');
+    expect(lastChartProps().type).toBe('bar');
+    expect(lastChartProps().series.every((s) => s.type === undefined)).toBe(true);
+  });
+
   it('labels quarters Q1..Q4 when the report displays quarters', async () => {
     renderInTheme(<SectionChart section={mrrSection({ periods: months(4), segments: [segment('total', 'Total', [series('MRR', months(4), [1, 2, 3, 4])])] })} displayQuarters />);
     await screen.findByTestId('apex-chart');
