@@ -1,6 +1,6 @@
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { newPerson, signInThroughForm, signUpThroughApi } from './support/auth';
+import { signInAsNewOwner } from './support/auth';
 import { chooseFile, writeCsv } from './support/csv';
 import { expect, test } from './support/test';
 
@@ -9,14 +9,6 @@ const STORED_IMPORT_KEY = 'subscope.csvImport.importId';
 const DIALOG_HEADER = 'customer_id,started_at,ended_at,monthly_amount';
 const FAILURE_TOAST = 'There were a problem with you import';
 
-/** A new account's owner, signed in through the form (each test imports into its own account). */
-async function signInAsNewOwner(page: Page, request: APIRequestContext, prefix: string) {
-  const person = await signUpThroughApi(request, newPerson(prefix));
-  await page.goto('/sign_in');
-  await signInThroughForm(page, person.email, person.password);
-  await expect(page).toHaveURL(/\/$/);
-  return person;
-}
 
 const storedImportId = (page: Page) => page.evaluate((key) => localStorage.getItem(key), STORED_IMPORT_KEY);
 const importDialog = (page: Page) => page.getByRole('dialog', { name: 'Import CSV' });

@@ -1,16 +1,6 @@
-import type { APIRequestContext, Page } from '@playwright/test';
-import { newPerson, signInThroughForm, signUpThroughApi } from './support/auth';
+import { signInAsNewOwner } from './support/auth';
 import { MONTH_LABELS } from '../models/reportRange';
 import { expect, test } from './support/test';
-
-/** A new account's owner, signed in through the form. */
-async function signInAsNewOwner(page: Page, request: APIRequestContext, prefix: string) {
-  const person = await signUpThroughApi(request, newPerson(prefix));
-  await page.goto('/sign_in');
-  await signInThroughForm(page, person.email, person.password);
-  await expect(page).toHaveURL(/\/$/);
-  return person;
-}
 
 /** Payments of the dialog's four columns: `count` customers paying $100 a month for the last months. */
 function paymentsCsv(count: number): string {

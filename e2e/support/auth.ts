@@ -52,3 +52,12 @@ export async function signInThroughForm(page: Page, email: string, password: str
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
+
+/** A new account's owner, signed up through the API and signed in through the form (each test works in its own account). */
+export async function signInAsNewOwner(page: Page, request: APIRequestContext, prefix: string) {
+  const person = await signUpThroughApi(request, newPerson(prefix));
+  await page.goto('/sign_in');
+  await signInThroughForm(page, person.email, person.password);
+  await expect(page).toHaveURL(/\/$/);
+  return person;
+}

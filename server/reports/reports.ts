@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { randomAlphanumeric } from '../auth/secrets';
+import { ApiError } from '../http/errors';
 import type { DB, DataCategory, RecalculationStatus, Resolution, SectionDataType } from '../db/schema';
 import { findDefinition } from '../metrics/definitions/catalogue';
 import type { KeyNumberResult, PeriodResult, SectionRequest, SectionResult, SegmentResult, ValueUnit } from '../metrics/definitions/types';
@@ -15,6 +16,7 @@ import { showsCurrentMonth, type ReportPeriod } from '../../models/reportRange';
  */
 
 export const REPORT_NOT_FOUND = 'Report not found';
+export const UNKNOWN_CURRENCY = 'Unknown currency';
 /** Reports `GET /business_reports/latest` lists at most, newest first. */
 export const LATEST_LIMIT = 200;
 /** A report's secret: 32 characters [A-Za-z0-9], about 190 bits (the column wants at least 22). */
@@ -146,6 +148,18 @@ function summaryOf(row: ReportRow): ReportSummary {
 export async function latestReports(db: Kysely<DB>, accountId: string): Promise<ReportSummary[]> {
   const rows = await reportRows(db).where('r.account_id', '=', accountId).orderBy('r.created_at', 'desc').orderBy('r.id').limit(LATEST_LIMIT).execute();
   return rows.map((row) => summaryOf(row as ReportRow));
+}
+
+/** One report as the list shows it; undefined when the account has no such report. */
+export async function reportSummary(db: Kysely<DB>, accountId: string, reportId: string): Promise<ReportSummary | undefined> {
+  const row = await reportRows(db).where('r.account_id', '=', accountId).where('r.id', '=', reportId).executeTakeFirst();
+  return row ? summaryOf(row as ReportRow) : undefined;
+}
+
+/** Throws the 422 of a currency the product does not know. */
+export async function mustBeKnownCurrency(db: Kysely<DB>, currency: string): Promise<void> {
+  const known = await db.selectFrom('currencies').select('iso').where('iso', '=', currency).executeTakeFirst();
+  if (!known) throw ApiError.of(422, UNKNOWN_CURRENCY, '/currency');
 }
 
 /** The account and id of the report with this secret, or undefined. */

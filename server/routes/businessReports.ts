@@ -12,10 +12,12 @@ import {
   createReport,
   hasFinanceData,
   latestReports,
+  mustBeKnownCurrency,
   REPORT_NOT_FOUND,
   reportBySecret,
   reportExists,
   reportSettings,
+  reportSummary,
   reportView,
   sectionRequests,
   type ReportView,
@@ -36,7 +38,6 @@ import { periodEndingIn, rangeError, showsCurrentMonth, type ReportPeriod } from
 /** Months a new report shows, ending with the current month. */
 export const NEW_REPORT_MONTHS = 12;
 export const UNKNOWN_DEFINITION = 'There is no chart of this kind';
-export const UNKNOWN_CURRENCY = 'Unknown currency';
 
 const PeriodSchema = Type.Object({
   start_year: Type.Integer({ minimum: 1900, maximum: 9999 }),
@@ -268,8 +269,7 @@ export const businessReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   /** The report's sections computed in another currency for one answer. */
   async function inCurrency(view: ReportView, currency: string): Promise<ReportView['sections']> {
-    const known = await db.selectFrom('currencies').select('iso').where('iso', '=', currency).executeTakeFirst();
-    if (!known) throw ApiError.of(422, UNKNOWN_CURRENCY, '/currency');
+    await mustBeKnownCurrency(db, currency);
     const input = await sectionRequests(db, view.account_id, view.id, currency);
     const results = input ? await computeEach(app.metrics, view.account_id, input.requests) : [];
     return view.sections.map((section, k) => {
@@ -360,16 +360,11 @@ export const businessReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (period && !showsCurrentMonth(period, today)) await autoRefreshOff(trx, accountId, reportId);
       });
       if (period) await app.reports.start(accountId, reportId);
-      const item = (await latestReports(db, accountId)).find((report) => report.id === reportId) ?? (await summaryOf(accountId, reportId));
-      return { ...item, can_edit: true };
+      const updated = await reportSummary(db, accountId, reportId);
+      if (!updated) throw ApiError.of(404, REPORT_NOT_FOUND);
+      return { ...updated, can_edit: true };
     },
   );
-
-  async function summaryOf(accountId: string, reportId: string) {
-    const view = (await reportView(db, accountId, reportId)) as ReportView;
-    const { account_id: _account, currency: _currency, settings: _settings, filter: _filter, sections: _sections, ...summary } = view;
-    return summary;
-  }
 
   app.delete(
     '/business_reports/:id',
@@ -432,10 +427,7 @@ export const businessReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const reportId = request.params.id;
       await mustExist(accountId, reportId);
       const change = request.body as Partial<Static<typeof SettingsSchema>>;
-      if (change.currency) {
-        const known = await db.selectFrom('currencies').select('iso').where('iso', '=', change.currency).executeTakeFirst();
-        if (!known) throw ApiError.of(422, UNKNOWN_CURRENCY, '/currency');
-      }
+      if (change.currency) await mustBeKnownCurrency(db, change.currency);
       const before = await reportSettings(db, accountId, reportId);
       const report = await db.selectFrom('business_reports').select(['start_year', 'start_month', 'end_year', 'end_month']).where('account_id', '=', accountId).where('id', '=', reportId).executeTakeFirstOrThrow();
       const after = { ...before, ...change };
