@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Stack, useComputedColorScheme, useMantineTheme } from '@mantine/core';
 import type { MantineTheme } from '@mantine/core';
 import { buildChartProps, chartHeight } from './chartOptions';
@@ -22,6 +22,8 @@ export interface SectionChartProps {
   /** Size the chart by width (height = width / 1.9), as slides do; default height 400 px. */
   width?: number;
   onPointClick?: (point: SectionPointInfo) => void;
+  /** Called once what the section shows is on screen: the chart drawn, or the table or empty state rendered. */
+  onDrawn?: () => void;
 }
 
 /** Series colours in order, from the theme so they follow its palette. */
@@ -44,7 +46,7 @@ function chartColors(theme: MantineTheme, dark: boolean): ChartColors {
  * (`sectionEmptyState` says which). Purely presentational: the section comes as the server
  * answered it. Wrap it in `SectionErrorBoundary`.
  */
-export function SectionChart({ section, displayQuarters = false, segmentId, width, onPointClick }: SectionChartProps) {
+export function SectionChart({ section, displayQuarters = false, segmentId, width, onPointClick, onDrawn }: SectionChartProps) {
   const theme = useMantineTheme();
   const dark = useComputedColorScheme('light') === 'dark';
   const [legend, setLegend] = useState<{ segmentId: string | null; selection: LegendSelection }>({ segmentId: null, selection: [] });
@@ -52,6 +54,11 @@ export function SectionChart({ section, displayQuarters = false, segmentId, widt
   const height = chartHeight(width);
   const empty = sectionEmptyState(section, { displayQuarters, segmentId });
   const { segment } = segmentToShow(section, segmentId);
+  // ApexCharts says when it has drawn; a table or an empty state is there once rendered.
+  const drawnByApex = !empty && segment !== null && section.data_type !== 'cohort';
+  useEffect(() => {
+    if (!drawnByApex) onDrawn?.();
+  }, [drawnByApex, onDrawn]);
   if (empty || !segment) return <SectionEmptyState kind={empty ?? 'nothingFound'} height={height} />;
 
   if (section.data_type === 'cohort') return <CohortTable section={section} segment={segment} onPointClick={onPointClick} />;
@@ -79,6 +86,7 @@ export function SectionChart({ section, displayQuarters = false, segmentId, widt
     colors,
     width,
     onPointClick,
+    onDrawn,
   });
 
   return (

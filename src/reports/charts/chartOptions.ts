@@ -38,12 +38,14 @@ interface BuildInput {
   colors: ChartColors;
   width?: number;
   onPointClick?: (point: SectionPointInfo) => void;
+  /** Called once ApexCharts has drawn the chart (its `mounted` event). */
+  onDrawn?: () => void;
 }
 
 /** The series that sum the others (an MRR movement's net): drawn as a line over stacked bars, never stacked with them. */
 export const isTotalOfOthers = (series: ChartSeriesModel) => series.source.component === 'net';
 
-export function buildChartProps({ sectionId, model, shown, format, referenceValue, colors, width, onPointClick }: BuildInput): ApexChartProps {
+export function buildChartProps({ sectionId, model, shown, format, referenceValue, colors, width, onPointClick, onDrawn }: BuildInput): ApexChartProps {
   const height = chartHeight(width);
   const mixed = model.kind === 'stacked_bar_chart' && shown.some(isTotalOfOthers);
   const lineOf = (series: ChartSeriesModel) => model.kind === 'line_chart' || (mixed && isTotalOfOthers(series));
@@ -81,7 +83,10 @@ export function buildChartProps({ sectionId, model, shown, format, referenceValu
       animations: { enabled: true, speed: CHART_ANIMATION_MS },
       // A line's points are its markers; a marker click would also fire dataPointSelection,
       // so each kind listens to one event and a click reports once.
-      events: !onPointClick ? {} : model.kind === 'line_chart' ? { markerClick: handlePoint } : { dataPointSelection: handlePoint, ...(mixed ? { markerClick: handlePoint } : {}) },
+      events: {
+        ...(!onPointClick ? {} : model.kind === 'line_chart' ? { markerClick: handlePoint } : { dataPointSelection: handlePoint, ...(mixed ? { markerClick: handlePoint } : {}) }),
+        ...(onDrawn ? { mounted: () => onDrawn() } : {}),
+      },
     },
     theme: { mode: colors.dark ? 'dark' : 'light' },
     colors: shown.map(colourOf),

@@ -10,10 +10,10 @@ import { isLive, showsConnectionLost } from '../../../machines/liveConnection/se
 import { showsCurrentMonth } from '../../../models/reportRange';
 import { useInspection } from '../../inspector/useInspection';
 import { toastError } from '../../notifications/toast';
-import { SectionChart, SectionErrorBoundary } from '../charts';
 import { EditableText } from './EditableText';
 import { RangePicker, RANGE_UPDATE_FAILURE } from './RangePicker';
 import { ReportCallouts } from './ReportCallouts';
+import { SectionCard } from './SectionCard';
 import type { ReportServices, ReportSettings, ReportUpdate, ReportView as Report } from './reportApi';
 import { SettingsPopover, SETTING_UPDATE_FAILURE } from './SettingsPopover';
 
@@ -287,23 +287,12 @@ export function ReportBody({ report: loaded, services, reload, today }: ReportVi
           </Box>
           <Stack gap="lg">
             {report.sections.map((section) => (
-              <Card key={section.id} withBorder radius="md" padding="lg" id={`section-${section.id}`} component="section" aria-label={section.title}>
-                <Group justify="space-between" mb="sm">
-                  <Title order={2} size="h4">
-                    {section.title}
-                  </Title>
-                  {(pending.includes(section.id) || section.recalculation_status === 'recalculating') && recalculating && <Loader size="sm" aria-label={`Recalculating ${section.title}`} />}
-                </Group>
-                {section.recalculation_status === 'failed' && section.error ? (
-                  <Text c="red" size="sm">
-                    This section could not be calculated: {section.error}
-                  </Text>
-                ) : (
-                  <SectionErrorBoundary>
-                    <SectionChart section={section} displayQuarters={report.settings.display_quarters} />
-                  </SectionErrorBoundary>
-                )}
-              </Card>
+              <SectionCard
+                key={section.id}
+                section={section}
+                displayQuarters={report.settings.display_quarters}
+                recalculating={recalculating && (pending.includes(section.id) || section.recalculation_status === 'recalculating')}
+              />
             ))}
           </Stack>
         </>
