@@ -26,6 +26,7 @@ import { passwordRoutes } from './routes/passwords';
 import { sectionDefinitionRoutes } from './routes/sectionDefinitions';
 import { businessReportRoutes } from './routes/businessReports';
 import { currencyRoutes } from './routes/currencies';
+import { ReportAnswerCache } from './reports/answerCache';
 import { ReportRecalculations } from './reports/recalculations';
 import { sessionRoutes } from './routes/sessions';
 import { testSupportRoutes } from './routes/testSupport';
@@ -38,6 +39,8 @@ declare module 'fastify' {
     config: AppConfig;
     /** Recalculation of reports (server/reports/recalculations.ts). */
     reports: ReportRecalculations;
+    /** The last serialised answer of each report's page (server/reports/answerCache.ts). */
+    reportAnswers: ReportAnswerCache;
   }
 }
 
@@ -83,6 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // computes with the metrics service of the API scope (attached below).
   const reports = new ReportRecalculations(options.db, { error: (message) => app.log.error(message) });
   app.decorate('reports', reports);
+  app.decorate('reportAnswers', new ReportAnswerCache());
   await app.register(fastifyMultipart, { limits: { fileSize: options.uploadLimitBytes ?? CSV_IMPORT_MAX_FILE_BYTES, files: 1 } });
   // At the root, so tests (and later root-level plugins) see `app.imports`.
   await app.register(importsPlugin, { queue: options.queue });

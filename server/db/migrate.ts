@@ -8,6 +8,7 @@ import * as importFiles from './migrations/0006_import_files';
 import * as bumpOnce from './migrations/0007_bump_once';
 import * as bulkImportWrites from './migrations/0008_bulk_import_writes';
 import * as reportFreshness from './migrations/0009_report_freshness';
+import * as reportRevision from './migrations/0010_report_revision';
 import type { DB } from './schema';
 
 /**
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0007_bump_once': bumpOnce,
   '0008_bulk_import_writes': bulkImportWrites,
   '0009_report_freshness': reportFreshness,
+  '0010_report_revision': reportRevision,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

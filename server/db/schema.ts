@@ -487,6 +487,8 @@ export interface BusinessReportsTable {
   freshness_status: Generated<FreshnessStatus>;
   /** accounts.data_version the sections were last computed from (0009): fresh while it is the account's. */
   computed_data_version: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Raised by triggers with every write to the report and its settings, sections, segments and key numbers (0010). */
+  revision: Generated<number>;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
 }

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../db/schema';
 import { authOf } from '../auth/plugin';
@@ -22,6 +22,7 @@ import {
   sectionRequests,
   type ReportView,
 } from '../reports/reports';
+import { reportStampBySecret } from '../reports/answerCache';
 import { REPORT_TEMPLATES } from '../reports/templates';
 import { periodEndingIn, rangeError, showsCurrentMonth, type ReportPeriod } from '../../models/reportRange';
 
@@ -149,12 +150,23 @@ function canEdit(request: FastifyRequest, accountId: string): boolean {
   return request.auth?.accountId === accountId && request.auth.permissionLevel === 'user';
 }
 
-/** The report this request may read by its secret (its account's users, or anyone when the account allows anonymous access); else 404 or 401. */
-async function readableBySecret(request: FastifyRequest, secret: string): Promise<{ accountId: string; reportId: string }> {
-  const found = await reportBySecret(request.server.db.kysely, secret);
-  if (found && (request.auth?.accountId === found.account_id || found.anonymous_access_allowed)) return { accountId: found.account_id, reportId: found.id };
+/** Whether this request may read a report of that account by its secret: its account's users, or anyone when the account allows anonymous access; else 404 or 401. */
+function mustBeReadable<T extends { account_id: string; anonymous_access_allowed: boolean }>(request: FastifyRequest, found: T | undefined): T {
+  if (found && (request.auth?.accountId === found.account_id || found.anonymous_access_allowed)) return found;
   if (!request.auth) throw ApiError.of(401, 'You need to sign in or sign up before continuing.');
   throw ApiError.of(404, REPORT_NOT_FOUND);
+}
+
+/** The report this request may read by its secret; else 404 or 401. */
+async function readableBySecret(request: FastifyRequest, secret: string): Promise<{ accountId: string; reportId: string }> {
+  const found = mustBeReadable(request, await reportBySecret(request.server.db.kysely, secret));
+  return { accountId: found.account_id, reportId: found.id };
+}
+
+/** Whether the client takes gzip (`Accept-Encoding`, without `gzip;q=0`). */
+function acceptsGzip(request: FastifyRequest): boolean {
+  const header = request.headers['accept-encoding'];
+  return typeof header === 'string' && /(^|,)\s*gzip\s*(;\s*q=(?!0(\.0*)?\s*(,|$))[\d.]+)?\s*(,|$)/i.test(header);
 }
 
 function todayOf(now: Date): { year: number; month: number } {
@@ -254,16 +266,28 @@ export const businessReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'For the users of its account, or anyone when the account allows anonymous access (read only). With `currency` other than the report’s, the sections are computed in it for this answer (nothing is stored).',
         security: [...BEARER, {}],
         querystring: Type.Composite([SecretQuery, Type.Object({ currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3}$' })) })]),
-        response: { 200: ReportSchema, ...errorResponses(400, 401, 404) },
+        response: { 200: ReportSchema, 304: Type.Null({ description: 'Not modified: the answer is the one of the `ETag` sent in `If-None-Match`' }), ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => {
-      const { accountId, reportId } = await readableBySecret(request, request.query.secret);
-      const view = (await reportView(db, accountId, reportId)) as ReportView;
+    async (request, reply) => {
+      const report = mustBeReadable(request, await reportStampBySecret(db, request.query.secret));
+      const editable = canEdit(request, report.account_id);
       const currency = request.query.currency?.toUpperCase();
-      const answer = { ...view, can_edit: canEdit(request, accountId) };
-      if (!currency || currency === view.currency) return answer;
-      return { ...answer, currency, sections: await inCurrency(view, currency) };
+      if (currency && currency !== report.currency) {
+        const view = (await reportView(db, report.account_id, report.id)) as ReportView;
+        return { ...view, can_edit: editable, currency, sections: await inCurrency(view, currency) };
+      }
+      // In its own currency the answer is the stored one: served as serialised while nothing changed.
+      const answer = await app.reportAnswers.answer(report, editable, async () => {
+        const view = (await reportView(db, report.account_id, report.id)) as ReportView;
+        return reply.serialize({ ...view, can_edit: editable }) as string;
+      });
+      reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'private, no-cache').header('vary', 'Authorization, Accept-Encoding').header('etag', answer.etag);
+      // Bytes as serialised above: sent as they are (the schema's serializer is not run again).
+      const raw = reply as FastifyReply;
+      if (request.headers['if-none-match'] === answer.etag) return raw.code(304).send();
+      if (acceptsGzip(request)) return raw.header('content-encoding', 'gzip').send(answer.gzip());
+      return raw.send(answer.json);
     },
   );
 

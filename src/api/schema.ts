@@ -2958,6 +2958,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: the answer is the one of the `ETag` sent in `If-None-Match` */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Malformed request (wrong types, missing fields) */
             400: {
                 headers: {

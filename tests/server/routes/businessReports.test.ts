@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMonths, dayFromIso, isoFromDay } from '../../../server/metrics/days';
@@ -277,6 +278,66 @@ describe(`business reports on ${testEngine}`, () => {
     const fresh = await bySecret(secret, owner);
     expect(fresh.freshness_status).toBe('fresh');
     expect(valueAt(fresh.sections[0], '2026-02-01')).toBe(17_000);
+  });
+
+  it('answers by_secret from its last serialisation while nothing changed (ETag, 304, gzip), and anew after any write, whoever writes', async () => {
+    const { id, secret } = await createFrom(owner, 'cached', ['mrr', 'customers']);
+    await app.reports.settled();
+    const url = `/api/v11/business_reports/by_secret?secret=${secret}`;
+    const read = (headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers: { authorization: owner.authorization, ...headers } });
+    const first = await read();
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    const again = await read();
+    expect(again.headers.etag).toBe(etag);
+    expect(again.body).toBe(first.body);
+    const notModified = await read({ 'if-none-match': etag });
+    expect(notModified.statusCode).toBe(304);
+    expect(notModified.body).toBe('');
+    const zipped = await read({ 'accept-encoding': 'br;q=1, gzip;q=0.8' });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(zipped.rawPayload).toString()).toBe(first.body);
+    expect((await read({ 'accept-encoding': 'gzip;q=0' })).headers['content-encoding']).toBeUndefined();
+
+    // Writes made straight in the database (as another server process or a job would make
+    // them) change the answer at once: the triggers raise the report's revision.
+    const db = harness.db.kysely;
+    const account = owner.user.account_id;
+    const changes: [string, () => Promise<unknown>, (report: Report) => unknown, unknown][] = [
+      ['the report', () => db.updateTable('business_reports').set({ title: 'cached, renamed' }).where('account_id', '=', account).where('id', '=', id).execute(), (r) => r.title, 'cached, renamed'],
+      ['its settings', () => db.updateTable('report_settings').set({ auto_refresh: false }).where('account_id', '=', account).where('report_id', '=', id).execute(), (r) => r.settings.auto_refresh, false],
+      ['a section', () => db.updateTable('report_sections').set({ title: 'Paying customers' }).where('account_id', '=', account).where('report_id', '=', id).where('definition_id', '=', 'customers').execute(), (r) => r.sections[1]?.title, 'Paying customers'],
+      ['a section’s segments', async () => {
+        const section = await db.selectFrom('report_sections').select('id').where('account_id', '=', account).where('report_id', '=', id).where('definition_id', '=', 'mrr').executeTakeFirstOrThrow();
+        await db.insertInto('report_section_segments').values({ account_id: account, section_id: section.id, segmenter_id: 'product', position: 1 }).execute();
+      }, (r) => (r.sections[0] as unknown as { segment_ids: string[] }).segment_ids, ['product']],
+      ['the account’s data', () => addPayment(account, 'c9', '2026-01-01', 1, 1_000), (r) => r.freshness_status, 'stale'],
+      ['the owner’s name', () => db.updateTable('users').set({ name: 'Ada Renamed' }).where('account_id', '=', account).where('id', '=', owner.user.id).execute(), (r) => r.owner?.name, 'Ada Renamed'],
+    ];
+    let previous = etag;
+    for (const [what, write, seen, expected] of changes) {
+      await write();
+      const response = await read({ 'if-none-match': previous });
+      expect(response.statusCode, what).toBe(200);
+      expect(seen(response.json() as Report), what).toEqual(expected);
+      expect(response.headers.etag, what).not.toBe(previous);
+      previous = response.headers.etag as string;
+    }
+    await db.updateTable('users').set({ name: 'Ada Owner' }).where('account_id', '=', account).where('id', '=', owner.user.id).execute();
+
+    // Each reader gets its own can_edit from the same report.
+    await db.updateTable('accounts').set({ anonymous_access_allowed: true }).where('id', '=', account).execute();
+    try {
+      expect((await bySecret(secret)).can_edit).toBe(false);
+      expect((await bySecret(secret, owner)).can_edit).toBe(true);
+      expect((await bySecret(secret)).can_edit).toBe(false);
+    } finally {
+      await db.updateTable('accounts').set({ anonymous_access_allowed: false }).where('id', '=', account).execute();
+    }
+    // And the answer is gone with access: a closed account's report is 401 to the anonymous again.
+    expect((await app.inject({ method: 'GET', url })).statusCode).toBe(401);
   });
 
   it('runs again, at start, a recalculation a stopped process left', async () => {
