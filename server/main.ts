@@ -48,11 +48,21 @@ closeWithGrace({ delay: 25_000 }, async ({ signal, err }) => {
 const address = await app.listen({ port: config.port, host: config.host });
 const port = new URL(address).port;
 const url = `http://localhost:${port}`;
+// The demo account's first report, for anyone at /demo/{secret} (GET /demo).
+const demoReport = await db.kysely
+  .selectFrom('business_reports as r')
+  .innerJoin('accounts as a', 'a.id', 'r.account_id')
+  .select('r.secret')
+  .where('a.is_demo', '=', true)
+  .orderBy('r.created_at')
+  .orderBy('r.id')
+  .executeTakeFirst();
 // One write, so whoever reads the log sees the whole banner at once.
 const banner = [
   `Subscope is running at ${url}  (storage: ${db.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'})`,
   `API: ${url}${API_PREFIX}  docs: ${url}${API_PREFIX}/docs`,
   ...(config.seedDemo ? [`Demo sign-in: ${config.demoEmail} / ${config.demoPassword}${seeded ? '  (demo data just created)' : ''}`] : []),
+  ...(demoReport ? [`Public demo report: ${url}/demo/${demoReport.secret}`] : []),
 ];
 process.stdout.write(banner.map((line) => `[subscope] ${line}\n`).join(''));
 if (config.production && !config.publicUrl) {

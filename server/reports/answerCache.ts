@@ -14,6 +14,8 @@ export interface ReportStamp {
   account_id: string;
   id: string;
   anonymous_access_allowed: boolean;
+  /** A report of the demo account: public at /demo/{secret}, read only. */
+  is_demo: boolean;
   /** The report's currency: its setting, else the account's. */
   currency: string;
   stamp: string;
@@ -29,6 +31,7 @@ export async function reportStampBySecret(db: Kysely<DB>, secret: string): Promi
       'r.account_id',
       'r.id',
       'a.anonymous_access_allowed',
+      'a.is_demo',
       sql<string>`coalesce(s.currency, a.currency)`.as('currency'),
       sql<string>`concat_ws('/', r.revision, a.data_version, a.currency, u.name)`.as('stamp'),
     ])

@@ -22,7 +22,7 @@ import {
   sectionRequests,
   type ReportView,
 } from '../reports/reports';
-import { reportStampBySecret } from '../reports/answerCache';
+import { reportStampBySecret, type ReportStamp } from '../reports/answerCache';
 import { REPORT_TEMPLATES } from '../reports/templates';
 import { periodEndingIn, rangeError, showsCurrentMonth, type ReportPeriod } from '../../models/reportRange';
 
@@ -142,6 +142,7 @@ const ReportSchema = Type.Composite([
   }),
 ]);
 
+const NotModified = Type.Null({ description: 'Not modified: the answer is the one of the `ETag` sent in `If-None-Match`' });
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const SecretQuery = Type.Object({ secret: Type.String({ minLength: 1, maxLength: 128 }) });
 
@@ -266,7 +267,7 @@ export const businessReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'For the users of its account, or anyone when the account allows anonymous access (read only). With `currency` other than the report’s, the sections are computed in it for this answer (nothing is stored).',
         security: [...BEARER, {}],
         querystring: Type.Composite([SecretQuery, Type.Object({ currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3}$' })) })]),
-        response: { 200: ReportSchema, 304: Type.Null({ description: 'Not modified: the answer is the one of the `ETag` sent in `If-None-Match`' }), ...errorResponses(400, 401, 404) },
+        response: { 200: ReportSchema, 304: NotModified, ...errorResponses(400, 401, 404) },
       },
     },
     async (request, reply) => {
@@ -277,19 +278,45 @@ export const businessReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const view = (await reportView(db, report.account_id, report.id)) as ReportView;
         return { ...view, can_edit: editable, currency, sections: await inCurrency(view, currency) };
       }
-      // In its own currency the answer is the stored one: served as serialised while nothing changed.
-      const answer = await app.reportAnswers.answer(report, editable, async () => {
-        const view = (await reportView(db, report.account_id, report.id)) as ReportView;
-        return reply.serialize({ ...view, can_edit: editable }) as string;
-      });
-      reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'private, no-cache').header('vary', 'Authorization, Accept-Encoding').header('etag', answer.etag);
-      // Bytes as serialised above: sent as they are (the schema's serializer is not run again).
-      const raw = reply as FastifyReply;
-      if (request.headers['if-none-match'] === answer.etag) return raw.code(304).send();
-      if (acceptsGzip(request)) return raw.header('content-encoding', 'gzip').send(answer.gzip());
-      return raw.send(answer.json);
+      return sendReport(request, reply as FastifyReply, report, editable);
     },
   );
+
+  app.get(
+    '/demo',
+    {
+      schema: {
+        tags: ['reports'],
+        operationId: 'getDemoReport',
+        summary: 'A report of the demo account, for anyone (the public demo at /demo/{secret})',
+        description: 'Read only: `can_edit` is false, and the demo page keeps its visitor’s edits in the browser.',
+        security: [],
+        querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }) }),
+        response: { 200: ReportSchema, 304: NotModified, ...errorResponses(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      const report = await reportStampBySecret(db, request.query.token);
+      if (!report?.is_demo) throw ApiError.of(404, REPORT_NOT_FOUND);
+      return sendReport(request, reply as FastifyReply, report, false);
+    },
+  );
+
+  /**
+   * A report in its own currency: its stored results, served as last serialised while nothing
+   * it is made of changed (server/reports/answerCache.ts), with an ETag and gzip when asked.
+   * The bytes are sent as they are (the route's serializer is not run again).
+   */
+  async function sendReport(request: FastifyRequest, reply: FastifyReply, report: ReportStamp, editable: boolean): Promise<FastifyReply> {
+    const answer = await app.reportAnswers.answer(report, editable, async () => {
+      const view = (await reportView(db, report.account_id, report.id)) as ReportView;
+      return reply.serialize({ ...view, can_edit: editable }) as string;
+    });
+    reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'private, no-cache').header('vary', 'Authorization, Accept-Encoding').header('etag', answer.etag);
+    if (request.headers['if-none-match'] === answer.etag) return reply.code(304).send();
+    if (acceptsGzip(request)) return reply.header('content-encoding', 'gzip').send(answer.gzip());
+    return reply.send(answer.json);
+  }
 
   /** The report's sections computed in another currency for one answer. */
   async function inCurrency(view: ReportView, currency: string): Promise<ReportView['sections']> {

@@ -372,6 +372,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/demo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A report of the demo account, for anyone (the public demo at /demo/{secret})
+         * @description Read only: `can_edit` is false, and the demo page keeps its visitor’s edits in the browser.
+         */
+        get: operations["getDemoReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/business_reports/settings_by_secret": {
         parameters: {
             query?: never;
@@ -2987,6 +3007,169 @@ export interface operations {
             };
             /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getDemoReport: {
+        parameters: {
+            query: {
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description Its page is /reports/{secret} */
+                        secret: string;
+                        title: string;
+                        summary: string;
+                        tags: string[];
+                        owner: {
+                            name: string;
+                        } | null;
+                        period: {
+                            start_year: number;
+                            start_month: number;
+                            end_year: number;
+                            end_month: number;
+                        };
+                        /** Format: date-time */
+                        created_at: string;
+                        refreshed_at: string | null;
+                        recalculation_status: "recalculated" | "recalculating" | "failed";
+                        /** @description stale once the account’s data changed after the last recalculation */
+                        freshness_status: "fresh" | "stale";
+                        can_edit: boolean;
+                        account_id: string;
+                        /** @description The currency of its numbers */
+                        currency: string;
+                        settings: {
+                            /** @description A new report like this one each month */
+                            repeatable: boolean;
+                            /** @description Refreshed daily; off for a report that does not show the current month */
+                            auto_refresh: boolean;
+                            display_quarters: boolean;
+                            subtract_forever_discount_from_mrr: boolean;
+                            subtract_finite_discount_from_mrr: boolean;
+                            /** @description null: the account’s currency */
+                            currency: string | null;
+                        };
+                        filter: null;
+                        sections: {
+                            id: string;
+                            definition_id: string;
+                            title: string;
+                            summary: string;
+                            /** @description line_chart, bar_chart, stacked_bar_chart or cohort */
+                            data_type: string;
+                            use_hierarchy: boolean;
+                            /** @description week, month, quarter or year */
+                            resolution: string;
+                            position: number;
+                            data_categories: string[];
+                            decimal: boolean;
+                            reference_value: number | null;
+                            segment_ids: string[];
+                            /** @description subscriptions, costs or deals */
+                            underlying_data: string;
+                            recalculation_status: "recalculated" | "recalculating" | "failed";
+                            error: string | null;
+                            computed_at: string | null;
+                            unit: string | null;
+                            currency: string | null;
+                            periods: {
+                                label: string;
+                                first_day: string;
+                                last_day: string;
+                                measure_day: string;
+                                current: boolean;
+                                complete: boolean;
+                            }[];
+                            segments: {
+                                id: string;
+                                name: string;
+                                is_total: boolean;
+                                grouped_segment_names: string[];
+                                series: {
+                                    name: string;
+                                    segment_value?: string;
+                                    component?: string;
+                                    data_points: {
+                                        /** @description First day of the period (a cohort cell: of cohort + k) */
+                                        time: string;
+                                        value: number | null;
+                                        count?: number;
+                                        quantity?: number;
+                                        amount?: number;
+                                        column?: "initial" | number;
+                                    }[];
+                                }[];
+                            }[];
+                            key_number: {
+                                value: number | null;
+                                kind: string;
+                                time: string | null;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified: the answer is the one of the `ETag` sent in `If-None-Match` */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,4 +1,4 @@
-import { IconPresentation, IconShare } from '@tabler/icons-react';
+import { IconShare } from '@tabler/icons-react';
 import { useParams } from 'wouter';
 import { ComingSoon } from '../components/ComingSoon';
 import { ReportPageLoader } from '../reports/page/ReportPageLoader';
@@ -12,14 +12,9 @@ const placeholder = {
     icon: IconShare,
     description: 'A read-only view of a report shared by link, in the currency of your choice.',
   },
-  demo: {
-    title: 'Demo report',
-    icon: IconPresentation,
-    description: 'A read-only demo report built from realistic subscription data, to explore every chart freely.',
-  },
 } as const;
 
-function ReportView({ variant }: { variant: Exclude<ReportVariant, 'normal'> }) {
+function ReportView({ variant }: { variant: 'shared' }) {
   const { title, icon, description } = placeholder[variant];
   return <ComingSoon title={title} icon={icon} description={description} />;
 }
@@ -35,7 +30,8 @@ export function SharedReportPage() {
   return <ReportView variant="shared" />;
 }
 
-/** /demo/:secret */
+/** /demo/:secret: the public demo, read only; the visitor's title and summary edits stay in the browser. */
 export function DemoReportPage() {
-  return <ReportView variant="demo" />;
+  const params = useParams<{ secret: string }>();
+  return <ReportPageLoader secret={params.secret} variant="demo" />;
 }

@@ -6,12 +6,15 @@ import { useLiveChannels } from '../../cable/LiveChannelsContext';
 import { FailureAlert } from '../../components/FailureAlert';
 import { PageHeader } from '../../components/PageHeader';
 import { createReportServices, type ReportServices, type ReportView } from './reportApi';
+import { withDemoEdits } from './demoEdits';
 import { ReportBody } from './ReportView';
 
 export const REPORT_FETCH_FAILURE = 'Uh :( we failed to fetch report';
 
 interface ReportPageLoaderProps {
   secret: string;
+  /** 'demo': the public demo (`GET /demo`), read only, with the visitor's edits kept in the browser. */
+  variant?: 'normal' | 'demo';
   /** The calls; by default the API client's and the app's live channels. */
   services?: ReportServices;
   channels?: LiveChannels;
@@ -20,7 +23,7 @@ interface ReportPageLoaderProps {
 }
 
 /** `/reports/{secret}`: loads the report (skeleton meanwhile, the spec's message when it cannot), then shows it. */
-export function ReportPageLoader({ secret, services: given, channels, now = () => new Date() }: ReportPageLoaderProps) {
+export function ReportPageLoader({ secret, variant = 'normal', services: given, channels, now = () => new Date() }: ReportPageLoaderProps) {
   const client = useApi();
   const live = useLiveChannels(channels);
   const services = useMemo(() => given ?? createReportServices(client, live), [given, client, live]);
@@ -28,12 +31,12 @@ export function ReportPageLoader({ secret, services: given, channels, now = () =
 
   const load = useCallback(async () => {
     try {
-      const report = await services.fetchReport(secret);
+      const report = variant === 'demo' ? withDemoEdits(await services.fetchDemoReport(secret)) : await services.fetchReport(secret);
       setState({ status: 'ready', report });
     } catch {
       setState((current) => (current.status === 'ready' ? current : { status: 'failed' }));
     }
-  }, [services, secret]);
+  }, [services, secret, variant]);
 
   useEffect(() => {
     setState({ status: 'loading' });
@@ -60,5 +63,5 @@ export function ReportPageLoader({ secret, services: given, channels, now = () =
     );
   }
   const today = now();
-  return <ReportBody key={state.report.id} report={state.report} services={services} reload={load} today={{ year: today.getFullYear(), month: today.getMonth() + 1 }} />;
+  return <ReportBody key={state.report.id} report={state.report} services={services} reload={load} today={{ year: today.getFullYear(), month: today.getMonth() + 1 }} demo={variant === 'demo'} />;
 }

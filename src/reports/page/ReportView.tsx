@@ -1,4 +1,4 @@
-import { Anchor, Badge, Box, Button, Card, Group, Loader, Paper, Select, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Alert, Anchor, Badge, Box, Button, Card, Group, Loader, Paper, Select, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import { IconAdjustmentsHorizontal, IconFilter, IconPlus, IconPresentation, IconRefresh, IconShare } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -13,6 +13,7 @@ import { toastError } from '../../notifications/toast';
 import { EditableText } from './EditableText';
 import { RangePicker, RANGE_UPDATE_FAILURE } from './RangePicker';
 import { ReportCallouts } from './ReportCallouts';
+import { saveDemoEdit } from './demoEdits';
 import { SectionCard } from './SectionCard';
 import type { ReportServices, ReportSettings, ReportUpdate, ReportView as Report } from './reportApi';
 import { SettingsPopover, SETTING_UPDATE_FAILURE } from './SettingsPopover';
@@ -27,6 +28,8 @@ interface ReportViewProps {
   reload(): Promise<void>;
   /** Today's month (the range rules and auto refresh depend on it). */
   today: { year: number; month: number };
+  /** The public demo: read only, but title and summary can be edited in this browser. */
+  demo?: boolean;
 }
 
 /** 'Refreshed 2 Mar 2026, 09:00'. */
@@ -41,7 +44,7 @@ function refreshedLabel(refreshedAt: string | null): string {
  * and replaces each section as its update arrives. Editing controls show for editors only
  * (`can_edit`).
  */
-export function ReportBody({ report: loaded, services, reload, today }: ReportViewProps) {
+export function ReportBody({ report: loaded, services, reload, today, demo = false }: ReportViewProps) {
   const [report, setReport] = useState(loaded);
   useEffect(() => setReport(loaded), [loaded]);
   const [noFinanceData, setNoFinanceData] = useState(false);
@@ -86,13 +89,14 @@ export function ReportBody({ report: loaded, services, reload, today }: ReportVi
   }, [actor, loaded]);
 
   // Asked again with each reload: an import turns the prompt off once the report is recalculated.
+  // Only editors can import (and only the account's users may ask).
   useEffect(() => {
     let live = true;
-    void services.hasFinanceData().then((finance) => live && setNoFinanceData(!finance));
+    if (canEdit) void services.hasFinanceData().then((finance) => live && setNoFinanceData(!finance));
     return () => {
       live = false;
     };
-  }, [services, loaded]);
+  }, [services, loaded, canEdit]);
   useEffect(() => {
     let live = true;
     if (canEdit) void services.currencies().then((list) => live && setCurrencies(list));
@@ -130,6 +134,11 @@ export function ReportBody({ report: loaded, services, reload, today }: ReportVi
   }, [services, report.secret, report.id, canEdit, onUpdate, connection]);
 
   const saveReport = async (body: { title?: string; summary?: string }) => {
+    if (demo) {
+      saveDemoEdit(report.id, body);
+      setReport((current) => ({ ...current, ...body }));
+      return;
+    }
     try {
       await services.updateReport(report.id, body, REPORT_UPDATE_FAILURE);
       setReport((current) => ({ ...current, ...body }));
@@ -154,10 +163,10 @@ export function ReportBody({ report: loaded, services, reload, today }: ReportVi
   return (
     <Stack gap="lg">
       <Stack gap={4}>
-        <EditableText value={report.title} placeholder="Untitled report" label="Title" editable={canEdit} onSave={(title) => saveReport({ title })}>
+        <EditableText value={report.title} placeholder="Untitled report" label="Title" editable={canEdit || demo} onSave={(title) => saveReport({ title })}>
           {(title) => <Title order={1}>{title || 'Untitled report'}</Title>}
         </EditableText>
-        <EditableText value={report.summary} placeholder="Add a summary" label="Summary" editable={canEdit} multiline onSave={(summary) => saveReport({ summary })}>
+        <EditableText value={report.summary} placeholder="Add a summary" label="Summary" editable={canEdit || demo} multiline onSave={(summary) => saveReport({ summary })}>
           {(summary) => (
             <Text c="dimmed" style={{ whiteSpace: 'pre-wrap' }}>
               {summary}
@@ -258,6 +267,12 @@ export function ReportBody({ report: loaded, services, reload, today }: ReportVi
           </Group>
         </Group>
       </Paper>
+
+      {demo && (
+        <Alert variant="light" color="brand" icon={<IconPresentation size={18} />} title="A demo report">
+          Built from a made-up subscription business. Explore it freely: the changes you make to its title and summary stay in this browser.
+        </Alert>
+      )}
 
       <ReportCallouts
         noFinanceData={noFinanceData}

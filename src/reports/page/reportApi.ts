@@ -50,6 +50,12 @@ export function createReportServices(client: ApiClient, channels: LiveChannels) 
       if (!data) throw new ReportCallError('Uh :( we failed to fetch report', response.status);
       return data;
     },
+    /** A report of the demo account (`GET /demo`), for anyone. */
+    async fetchDemoReport(token: string): Promise<ReportView> {
+      const { data, response } = await client.GET('/demo', { params: { query: { token } } });
+      if (!data) throw new ReportCallError('Uh :( we failed to fetch report', response.status);
+      return data;
+    },
     async refresh(reportId: string): Promise<void> {
       const { response } = await client.POST('/business_reports/{id}/refresh', { params: { path: { id: reportId } } });
       if (!response.ok) throw new ReportCallError('Something went wrong and we could not refresh the report', response.status);

@@ -340,6 +340,28 @@ describe(`business reports on ${testEngine}`, () => {
     expect((await app.inject({ method: 'GET', url })).statusCode).toBe(401);
   });
 
+  it('shows a report of the demo account to anyone at GET /demo, read only, and nothing else', async () => {
+    const { secret } = await createFrom(owner, 'demo', ['mrr']);
+    await app.reports.settled();
+    const demo = (token: string) => app.inject({ method: 'GET', url: `/api/v11/demo?token=${token}` });
+    // Not a demo account's report: not found, as any unknown token.
+    expect((await demo(secret)).statusCode).toBe(404);
+    expect((await demo('x'.repeat(32))).statusCode).toBe(404);
+    await harness.db.kysely.updateTable('accounts').set({ is_demo: true }).where('id', '=', owner.user.account_id).execute();
+    try {
+      const response = await demo(secret);
+      expect(response.statusCode).toBe(200);
+      const report = response.json() as Report;
+      expect(report).toMatchObject({ title: 'demo', can_edit: false, recalculation_status: 'recalculated' });
+      expect(valueAt(report.sections[0], '2025-06-01')).toBe(10_000);
+      // Read only: the demo visitor has no token, so every change is refused.
+      expectSignInRequired(await api('PUT', `/business_reports/${report.id}`, undefined, { title: 'mine' }));
+    } finally {
+      await harness.db.kysely.updateTable('accounts').set({ is_demo: false }).where('id', '=', owner.user.account_id).execute();
+    }
+    expect((await demo(secret)).statusCode).toBe(404);
+  });
+
   it('runs again, at start, a recalculation a stopped process left', async () => {
     const { id, secret } = await createFrom(owner, 'resumed', ['customers']);
     await app.reports.settled();

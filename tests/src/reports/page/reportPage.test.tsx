@@ -44,6 +44,7 @@ function fakeServices(initial: ReportView, overrides: Partial<Record<keyof Repor
   let connection: { connected(): void; lost(): void } | null = null;
   const services = {
     fetchReport: vi.fn(async () => current),
+    fetchDemoReport: vi.fn(async () => current),
     refresh: vi.fn(async () => {}),
     updateReport: vi.fn(async () => {}),
     updateSettings: vi.fn(async (_id: string, change: Partial<ReportView['settings']>) => ({ ...current.settings, ...change })),
@@ -169,6 +170,39 @@ describe('the report page', () => {
     }
     expect(screen.queryByRole('combobox', { name: 'Report currency' })).not.toBeInTheDocument();
     expect(fake.spies.watch).not.toHaveBeenCalled();
+    // Only the account's users may ask whether it has data (an anonymous visitor would get a 401).
+    expect(fake.spies.hasFinanceData).not.toHaveBeenCalled();
+  });
+
+  it('shows the public demo read only, and keeps the visitor’s title and summary in this browser without a server call', async () => {
+    localStorage.clear();
+    const user = userEvent.setup();
+    const fake = fakeServices(report({ can_edit: false }));
+    const demoPage = () => renderWithProviders(<ReportPageLoader secret={'D'.repeat(32)} variant="demo" services={fake.services} channels={noChannels} now={now} />);
+    const { unmount } = demoPage();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Board, March' })).toBeInTheDocument();
+    expect(fake.spies.fetchDemoReport).toHaveBeenCalledWith('D'.repeat(32));
+    expect(fake.spies.fetchReport).not.toHaveBeenCalled();
+    expect(screen.getByText('A demo report')).toBeInTheDocument();
+    for (const name of ['Recalculate', 'Report range', 'Report settings', 'Add chart', 'Share']) {
+      expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
+    }
+    expect(screen.queryByRole('combobox', { name: 'Report currency' })).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Edit title' }));
+    await user.clear(screen.getByRole('textbox', { name: 'Title' }));
+    await user.type(screen.getByRole('textbox', { name: 'Title' }), 'My demo{Enter}');
+    expect(await screen.findByRole('heading', { level: 1, name: 'My demo' })).toBeInTheDocument();
+    expect(fake.spies.updateReport).not.toHaveBeenCalled();
+    expect(fake.spies.watch).not.toHaveBeenCalled();
+    expect(fake.spies.hasFinanceData).not.toHaveBeenCalled();
+
+    // Back later in the same browser: the edit is still there.
+    unmount();
+    demoPage();
+    expect(await screen.findByRole('heading', { level: 1, name: 'My demo' })).toBeInTheDocument();
+    expect(screen.getByText('Growth is back.')).toBeInTheDocument();
+    localStorage.clear();
   });
 
   it('edits the title in place, and keeps what was typed when saving fails', async () => {

@@ -1,4 +1,4 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MantineProvider } from '@mantine/core';
 import type { ReactNode } from 'react';
@@ -92,7 +92,7 @@ describe('SectionCard', () => {
 
     act(() => observer?.enter());
     expect(await screen.findByTestId('apex-chart')).toBeVisible();
-    expect(card).toHaveAttribute('data-chart-state', 'drawn');
+    await waitFor(() => expect(card).toHaveAttribute('data-chart-state', 'drawn'));
     // Drawn once: the observer is done with the card.
     expect(observer?.disconnected).toBe(true);
   });
@@ -101,7 +101,7 @@ describe('SectionCard', () => {
     vi.stubGlobal('IntersectionObserver', undefined);
     renderInTheme(<SectionCard section={mrrSection()} displayQuarters={false} recalculating={false} />);
     expect(await screen.findByTestId('apex-chart')).toBeVisible();
-    expect(screen.getByRole('region', { name: 'MRR' })).toHaveAttribute('data-chart-state', 'drawn');
+    await waitFor(() => expect(screen.getByRole('region', { name: 'MRR' })).toHaveAttribute('data-chart-state', 'drawn'));
   });
 
   it('counts an empty state or a failure as drawn (nothing more will come)', async () => {
