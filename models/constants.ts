@@ -16,6 +16,9 @@ export const API_BASE_PATH = `/api/v${API_VERSION}` as const;
 /** Dates are sent to the API as yyyy-MM-dd (dayjs format string). */
 export const API_DATE_FORMAT = 'YYYY-MM-DD';
 
+/** Where customers write for help (getting started, failure messages with a get-in-touch link). */
+export const HELP_EMAIL = 'help@subscope.dev';
+
 // ---------------------------------------------------------------------------------------
 // Toasts
 

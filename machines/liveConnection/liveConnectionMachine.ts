@@ -7,15 +7,15 @@ import type { LiveConnectionEvent } from './types';
  * The live connection's notices (second spec document, section 4: a connection-lost notice
  * appears on a live-channel disconnect and becomes 'Connection re-established' on reconnect).
  *
- * - `connecting` (initial): the first connection is being made; no notice. `CONNECTED` →
- *   `connected`; `DISCONNECTED` (the first attempt failed) → `disconnected`.
- * - `connected`: live; no notice. `DISCONNECTED` → `disconnected`.
- * - `disconnected`: the connection-lost notice, which stays. `CONNECTED` → `reconnected` and
+ * - `connecting` (initial): the first connection is being made; no notice. `liveConnection.connected` →
+ *   `connected`; `liveConnection.disconnected` (the first attempt failed) → `disconnected`.
+ * - `connected`: live; no notice. `liveConnection.disconnected` → `disconnected`.
+ * - `disconnected`: the connection-lost notice, which stays. `liveConnection.connected` → `reconnected` and
  *   `resync`: what the channel pushed while the connection was down is lost, so the view
  *   reloads what it shows (the report).
  * - `reconnected`: 'Connection re-established' replaces the notice for its toast duration,
- *   then → `connected`. `DISCONNECTED` → `disconnected` at once.
- * - `closed` (final): `CLOSED` in any state; no notice, nothing live.
+ *   then → `connected`. `liveConnection.disconnected` → `disconnected` at once.
+ * - `closed` (final): `liveConnection.closed` in any state; no notice, nothing live.
  *
  * `resync` is an effect provided by src/.
  */
@@ -35,25 +35,25 @@ export const liveConnectionMachine = setup({
   id: 'liveConnection',
   initial: 'connecting',
   on: {
-    CLOSED: { target: '.closed' },
+    'liveConnection.closed': { target: '.closed' },
   },
   states: {
     connecting: {
       on: {
-        CONNECTED: { target: 'connected' },
-        DISCONNECTED: { target: 'disconnected' },
+        'liveConnection.connected': { target: 'connected' },
+        'liveConnection.disconnected': { target: 'disconnected' },
       },
     },
 
     connected: {
       on: {
-        DISCONNECTED: { target: 'disconnected' },
+        'liveConnection.disconnected': { target: 'disconnected' },
       },
     },
 
     disconnected: {
       on: {
-        CONNECTED: { target: 'reconnected', actions: 'resync' },
+        'liveConnection.connected': { target: 'reconnected', actions: 'resync' },
       },
     },
 
@@ -62,7 +62,7 @@ export const liveConnectionMachine = setup({
         reestablishedNotice: { target: 'connected' },
       },
       on: {
-        DISCONNECTED: { target: 'disconnected' },
+        'liveConnection.disconnected': { target: 'disconnected' },
       },
     },
 

@@ -3,10 +3,10 @@
 /** What the consumer's callbacks report. */
 export type LiveConnectionEvent =
   /** The connection is open (its first time, or again after a loss). */
-  | { type: 'CONNECTED' }
+  | { type: 'liveConnection.connected' }
   /** The connection dropped; the consumer keeps trying to reconnect. */
-  | { type: 'DISCONNECTED' }
+  | { type: 'liveConnection.disconnected' }
   /** The connection was closed for good (the page left it, or the server refused it). */
-  | { type: 'CLOSED' };
+  | { type: 'liveConnection.closed' };
 
 export type LiveConnectionEventType = LiveConnectionEvent['type'];

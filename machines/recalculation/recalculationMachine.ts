@@ -24,8 +24,8 @@ interface ReportStatus {
 
 const REFRESH_FAILURE_TOAST: RecalculationNotice = { kind: 'error', message: REFRESH_FAILURE_MESSAGE };
 
-/** The statuses a `REPORT_UPDATED` carries (the params of its guards and actions). */
-const reportStatusOf = ({ event }: { event: Extract<RecalculationEvent, { type: 'REPORT_UPDATED' }> }): ReportStatus => ({
+/** The statuses a `recalculation.reportUpdated` carries (the params of its guards and actions). */
+const reportStatusOf = ({ event }: { event: Extract<RecalculationEvent, { type: 'recalculation.reportUpdated' }> }): ReportStatus => ({
   recalculationStatus: event.recalculationStatus,
   freshnessStatus: event.freshnessStatus,
 });
@@ -36,8 +36,8 @@ const reportStatusOf = ({ event }: { event: Extract<RecalculationEvent, { type: 
  * and the spinner on each section.
  *
  * - `fresh`, `stale`, `failed`: no recalculation runs; the report was last recalculated (fresh
- *   or stale data) or its last recalculation failed. `REFRESH` (editors only) → `refreshing`.
- *   `DATA_CHANGED` makes a fresh report `stale` (a failed one keeps its state, its freshness
+ *   or stale data) or its last recalculation failed. `recalculation.refresh` (editors only) → `refreshing`.
+ *   `recalculation.dataChanged` makes a fresh report `stale` (a failed one keeps its state, its freshness
  *   turns stale).
  * - `refreshing`: POST /business_reports/{id}/refresh (the invoked `refresh`). Accepted →
  *   `recalculating`. Refused → back to the state of the report as last told (fresh, stale or
@@ -45,14 +45,14 @@ const reportStatusOf = ({ event }: { event: Extract<RecalculationEvent, { type: 
  *   says the report is recalculating moves on at once (the refresh's answer no longer
  *   matters); any other update is only recorded.
  * - `recalculating`: the server recalculates. Entering marks every section pending; each
- *   `SECTION_UPDATED` that is no longer recalculating takes its section off. An update that
+ *   `recalculation.sectionUpdated` that is no longer recalculating takes its section off. An update that
  *   says the report is recalculated or failed ends it (every spinner stops); one that says it
- *   is still recalculating changes nothing. `REFRESH` is ignored here and while refreshing.
+ *   is still recalculating changes nothing. `recalculation.refresh` is ignored here and while refreshing.
  *
- * In any state, `REPORT_UPDATED` moves to the state the report's statuses name
- * (recalculating, failed, or fresh/stale by freshness), `CHANGED_SETTINGS` (a saved range or
+ * In any state, `recalculation.reportUpdated` moves to the state the report's statuses name
+ * (recalculating, failed, or fresh/stale by freshness), `recalculation.settingsChanged` (a saved range or
  * currency: the server recalculates) → `recalculating` (afresh, when already there), and
- * `SECTION_UPDATED` tracks that section. The input is applied as the first `REPORT_UPDATED`,
+ * `recalculation.sectionUpdated` tracks that section. The input is applied as the first `recalculation.reportUpdated`,
  * so the machine starts in the state the loaded report names by the same rules.
  *
  * The toast is an effect provided by src/ (`notify`); the call is an actor provided the same
@@ -68,7 +68,7 @@ export const recalculationMachine = setup({
   actions: {
     /** Applies the loaded report (the input) as its first update. */
     applyLoadedReport: raise(({ context }) => ({
-      type: 'REPORT_UPDATED' as const,
+      type: 'recalculation.reportUpdated' as const,
       recalculationStatus: context.recalculationStatus,
       freshnessStatus: context.freshnessStatus,
     })),
@@ -109,7 +109,7 @@ export const recalculationMachine = setup({
   entry: 'applyLoadedReport',
   initial: 'fresh',
   on: {
-    REPORT_UPDATED: [
+    'recalculation.reportUpdated': [
       {
         guard: { type: 'isRecalculating', params: reportStatusOf },
         target: '.recalculating',
@@ -127,8 +127,8 @@ export const recalculationMachine = setup({
       },
       { target: '.fresh', actions: { type: 'recordReport', params: reportStatusOf } },
     ],
-    CHANGED_SETTINGS: { target: '.recalculating' },
-    SECTION_UPDATED: {
+    'recalculation.settingsChanged': { target: '.recalculating' },
+    'recalculation.sectionUpdated': {
       actions: {
         type: 'trackSection',
         params: ({ event }) => ({ sectionId: event.sectionId, recalculationStatus: event.recalculationStatus }),
@@ -138,21 +138,21 @@ export const recalculationMachine = setup({
   states: {
     fresh: {
       on: {
-        REFRESH: { guard: 'canEdit', target: 'refreshing' },
-        DATA_CHANGED: { target: 'stale', actions: 'markStale' },
+        'recalculation.refresh': { guard: 'canEdit', target: 'refreshing' },
+        'recalculation.dataChanged': { target: 'stale', actions: 'markStale' },
       },
     },
 
     stale: {
       on: {
-        REFRESH: { guard: 'canEdit', target: 'refreshing' },
+        'recalculation.refresh': { guard: 'canEdit', target: 'refreshing' },
       },
     },
 
     failed: {
       on: {
-        REFRESH: { guard: 'canEdit', target: 'refreshing' },
-        DATA_CHANGED: { actions: 'markStale' },
+        'recalculation.refresh': { guard: 'canEdit', target: 'refreshing' },
+        'recalculation.dataChanged': { actions: 'markStale' },
       },
     },
 
@@ -170,7 +170,7 @@ export const recalculationMachine = setup({
         ],
       },
       on: {
-        REPORT_UPDATED: [
+        'recalculation.reportUpdated': [
           {
             guard: { type: 'isRecalculating', params: reportStatusOf },
             target: 'recalculating',
@@ -185,7 +185,7 @@ export const recalculationMachine = setup({
       entry: 'startRecalculation',
       exit: 'endRecalculation',
       on: {
-        REPORT_UPDATED: {
+        'recalculation.reportUpdated': {
           guard: { type: 'isRecalculating', params: reportStatusOf },
           actions: { type: 'recordReport', params: reportStatusOf },
         },

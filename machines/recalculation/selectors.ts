@@ -42,5 +42,5 @@ export function lastError(snapshot: RecalculationSnapshot): string | null {
 
 /** Recalculate (and the stale callout's Refresh) does something now: an editor, nothing running. */
 export function canRefresh(snapshot: RecalculationSnapshot): boolean {
-  return snapshot.can({ type: 'REFRESH' });
+  return snapshot.can({ type: 'recalculation.refresh' });
 }

@@ -43,14 +43,14 @@ export interface RecalculationContext {
 /** Events from the report page. */
 export type RecalculationEvent =
   /** 'Recalculate' in the action bar, or the stale callout's 'Refresh' (editors only). */
-  | { type: 'REFRESH' }
+  | { type: 'recalculation.refresh' }
   /** A business_report object from the live channel or a reload. */
-  | { type: 'REPORT_UPDATED'; recalculationStatus: RecalculationStatus; freshnessStatus: FreshnessStatus }
+  | { type: 'recalculation.reportUpdated'; recalculationStatus: RecalculationStatus; freshnessStatus: FreshnessStatus }
   /** A business_report_section object from the live channel. */
-  | { type: 'SECTION_UPDATED'; sectionId: string; recalculationStatus: RecalculationStatus }
+  | { type: 'recalculation.sectionUpdated'; sectionId: string; recalculationStatus: RecalculationStatus }
   /** A range or currency change was saved: the server recalculates the report. */
-  | { type: 'CHANGED_SETTINGS' }
+  | { type: 'recalculation.settingsChanged' }
   /** The account's data changed (an import, an edited payment): a fresh report becomes stale. */
-  | { type: 'DATA_CHANGED' };
+  | { type: 'recalculation.dataChanged' };
 
 export type RecalculationEventType = RecalculationEvent['type'];

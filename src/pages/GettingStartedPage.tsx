@@ -18,12 +18,10 @@ import { IconArrowRight, IconLifebuoy, IconPlayerPlayFilled } from '@tabler/icon
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { hasFullAccess } from '../../models/auth';
+import { HELP_EMAIL } from '../../models/constants';
 import { PageHeader } from '../components/PageHeader';
 import classes from './GettingStartedPage.module.css';
 import { useSession } from '../session/SessionContext';
-
-/** Where customers write for help. */
-export const HELP_EMAIL = 'help@subscope.dev';
 
 interface Video {
   title: string;

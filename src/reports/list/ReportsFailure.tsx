@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Text } from '@mantine/core';
 import { IconAlertCircle, IconRefresh } from '@tabler/icons-react';
-import { HELP_EMAIL } from '../../pages/GettingStartedPage';
+import { HELP_EMAIL } from '../../../models/constants';
 import { REPORTS_FETCH_FAILURE_MESSAGE } from './messages';
 
 /** The list could not be fetched: the spec's message, a get-in-touch link and Try again. */

@@ -85,7 +85,7 @@ export function ReportBody({ report: loaded, services, reload, today, demo = fal
 
   // A reload tells the machine the report's statuses as they are now.
   useEffect(() => {
-    actor.send({ type: 'REPORT_UPDATED', recalculationStatus: loaded.recalculation_status, freshnessStatus: loaded.freshness_status });
+    actor.send({ type: 'recalculation.reportUpdated', recalculationStatus: loaded.recalculation_status, freshnessStatus: loaded.freshness_status });
   }, [actor, loaded]);
 
   // Asked again with each reload: an import turns the prompt off once the report is recalculated.
@@ -108,13 +108,13 @@ export function ReportBody({ report: loaded, services, reload, today, demo = fal
   const onUpdate = useCallback(
     (update: ReportUpdate) => {
       if (update.object === 'business_report') {
-        actor.send({ type: 'REPORT_UPDATED', recalculationStatus: update.recalculation_status, freshnessStatus: update.freshness_status });
+        actor.send({ type: 'recalculation.reportUpdated', recalculationStatus: update.recalculation_status, freshnessStatus: update.freshness_status });
         setReport((current) => ({ ...current, recalculation_status: update.recalculation_status, freshness_status: update.freshness_status, refreshed_at: update.refreshed_at }));
         // The whole report once it is done (sections sent partially, key numbers, anything missed).
         if (update.recalculation_status !== 'recalculating') void reload();
         return;
       }
-      actor.send({ type: 'SECTION_UPDATED', sectionId: update.section.id, recalculationStatus: update.section.recalculation_status });
+      actor.send({ type: 'recalculation.sectionUpdated', sectionId: update.section.id, recalculationStatus: update.section.recalculation_status });
       if (update.partial !== true) {
         const section = update.section;
         setReport((current) => ({ ...current, sections: current.sections.map((s) => (s.id === section.id ? section : s)) }));
@@ -127,8 +127,8 @@ export function ReportBody({ report: loaded, services, reload, today, demo = fal
     if (!canEdit) return;
     const stop = services.watch(report.secret, report.id, {
       update: onUpdate,
-      connected: () => connection.send({ type: 'CONNECTED' }),
-      lost: () => connection.send({ type: 'DISCONNECTED' }),
+      connected: () => connection.send({ type: 'liveConnection.connected' }),
+      lost: () => connection.send({ type: 'liveConnection.disconnected' }),
     });
     return stop;
   }, [services, report.secret, report.id, canEdit, onUpdate, connection]);
@@ -152,7 +152,7 @@ export function ReportBody({ report: loaded, services, reload, today, demo = fal
     try {
       const settings = await services.updateSettings(report.id, change, failure);
       setReport((current) => ({ ...current, settings, ...(change.currency ? { currency: change.currency } : {}) }));
-      if ('currency' in change || 'subtract_forever_discount_from_mrr' in change || 'subtract_finite_discount_from_mrr' in change) actor.send({ type: 'CHANGED_SETTINGS' });
+      if ('currency' in change || 'subtract_forever_discount_from_mrr' in change || 'subtract_finite_discount_from_mrr' in change) actor.send({ type: 'recalculation.settingsChanged' });
     } catch {
       toastError(failure);
     }
@@ -197,7 +197,7 @@ export function ReportBody({ report: loaded, services, reload, today, demo = fal
                     Add chart
                   </Button>
                 </Tooltip>
-                <Button leftSection={<IconRefresh size={16} />} onClick={() => actor.send({ type: 'REFRESH' })} loading={refreshing} disabled={disabled}>
+                <Button leftSection={<IconRefresh size={16} />} onClick={() => actor.send({ type: 'recalculation.refresh' })} loading={refreshing} disabled={disabled}>
                   Recalculate
                 </Button>
               </>
@@ -254,7 +254,7 @@ export function ReportBody({ report: loaded, services, reload, today, demo = fal
                     throw error;
                   }
                   setReport((current) => ({ ...current, period }));
-                  actor.send({ type: 'CHANGED_SETTINGS' });
+                  actor.send({ type: 'recalculation.settingsChanged' });
                 }}
               />
             ) : null}
@@ -280,7 +280,7 @@ export function ReportBody({ report: loaded, services, reload, today, demo = fal
         stale={staleCallout}
         canRefresh={refreshButton}
         refreshing={refreshing}
-        onRefresh={() => actor.send({ type: 'REFRESH' })}
+        onRefresh={() => actor.send({ type: 'recalculation.refresh' })}
       />
 
       {report.sections.length === 0 ? (

@@ -45,9 +45,9 @@ async function noticeOver(harness: Harness) {
 /** How each model event is made to happen against the machine. */
 function machineExecutors(harness: Harness): LiveConnectionExecutors {
   return {
-    CONNECTED: send(harness),
-    DISCONNECTED: send(harness),
-    CLOSED: send(harness),
+    'liveConnection.connected': send(harness),
+    'liveConnection.disconnected': send(harness),
+    'liveConnection.closed': send(harness),
     [NOTICE_OVER_EVENT]: () => noticeOver(harness),
   } satisfies LiveConnectionExecutors;
 }
@@ -73,7 +73,7 @@ describe('liveConnection machine: generated paths', () => {
   });
 
   it('stays a test plan QA can read', () => {
-    expect(paths.map(describePath)).toContain(`DISCONNECTED → CONNECTED → ${NOTICE_OVER_EVENT} → CLOSED ⇒ closed`);
+    expect(paths.map(describePath)).toContain(`liveConnection.disconnected → liveConnection.connected → ${NOTICE_OVER_EVENT} → liveConnection.closed ⇒ closed`);
     expect(paths.length).toBeLessThan(20);
   });
 
@@ -102,8 +102,8 @@ describe('liveConnection machine: generated paths', () => {
     const harness = createHarness();
     const executors = machineExecutors(harness);
     // A consumer that reports every reconnection as yet another loss.
-    executors.CONNECTED = async () => {
-      harness.actor.send({ type: 'DISCONNECTED' });
+    executors['liveConnection.connected'] = async () => {
+      harness.actor.send({ type: 'liveConnection.disconnected' });
     };
     await expect(path.test(pathTestParams(executors, (expected) => expect(harness.snapshot().value).toEqual(expected.value)))).rejects.toThrow();
   });
@@ -113,29 +113,29 @@ describe('liveConnection machine: notices', () => {
   it('connects without a notice or a resync the first time', () => {
     const harness = createHarness();
     expect(harness.snapshot().value).toBe('connecting');
-    harness.actor.send({ type: 'CONNECTED' });
+    harness.actor.send({ type: 'liveConnection.connected' });
     expect(harness.snapshot().value).toBe('connected');
     expect(harness.resyncs()).toBe(0);
   });
 
   it('keeps the connection-lost notice however long the connection is down', () => {
     const harness = createHarness();
-    harness.actor.send({ type: 'CONNECTED' });
-    harness.actor.send({ type: 'DISCONNECTED' });
+    harness.actor.send({ type: 'liveConnection.connected' });
+    harness.actor.send({ type: 'liveConnection.disconnected' });
     harness.clock.increment(60 * 60 * 1_000);
-    harness.actor.send({ type: 'DISCONNECTED' });
+    harness.actor.send({ type: 'liveConnection.disconnected' });
     expect(harness.snapshot().value).toBe('disconnected');
   });
 
   it(`shows 'Connection re-established' for ${NOTICE_MS} ms after a reconnect, and resyncs once`, () => {
     const harness = createHarness();
-    harness.actor.send({ type: 'CONNECTED' });
-    harness.actor.send({ type: 'DISCONNECTED' });
-    harness.actor.send({ type: 'CONNECTED' });
+    harness.actor.send({ type: 'liveConnection.connected' });
+    harness.actor.send({ type: 'liveConnection.disconnected' });
+    harness.actor.send({ type: 'liveConnection.connected' });
     expect(harness.snapshot().value).toBe('reconnected');
     expect(harness.resyncs()).toBe(1);
 
-    harness.actor.send({ type: 'CONNECTED' });
+    harness.actor.send({ type: 'liveConnection.connected' });
     harness.clock.increment(NOTICE_MS - 1);
     expect(harness.snapshot().value).toBe('reconnected');
     harness.clock.increment(1);
@@ -145,22 +145,22 @@ describe('liveConnection machine: notices', () => {
 
   it('shows the connection-lost notice again at once when lost during the re-established notice, whose timer is then dropped', () => {
     const harness = createHarness();
-    harness.actor.send({ type: 'DISCONNECTED' });
-    harness.actor.send({ type: 'CONNECTED' });
+    harness.actor.send({ type: 'liveConnection.disconnected' });
+    harness.actor.send({ type: 'liveConnection.connected' });
     harness.clock.increment(NOTICE_MS / 2);
-    harness.actor.send({ type: 'DISCONNECTED' });
+    harness.actor.send({ type: 'liveConnection.disconnected' });
     harness.clock.increment(NOTICE_MS);
     expect(harness.snapshot().value).toBe('disconnected');
 
-    harness.actor.send({ type: 'CONNECTED' });
+    harness.actor.send({ type: 'liveConnection.connected' });
     expect(harness.resyncs()).toBe(2);
   });
 
   it('ends with the connection closed, in any state', () => {
-    for (const before of [[], ['CONNECTED'], ['DISCONNECTED'], ['DISCONNECTED', 'CONNECTED']] as const) {
+    for (const before of [[], ['liveConnection.connected'], ['liveConnection.disconnected'], ['liveConnection.disconnected', 'liveConnection.connected']] as const) {
       const harness = createHarness();
       before.forEach((type) => harness.actor.send({ type }));
-      harness.actor.send({ type: 'CLOSED' });
+      harness.actor.send({ type: 'liveConnection.closed' });
       expect(harness.snapshot().value).toBe('closed');
       expect(harness.snapshot().status).toBe('done');
     }

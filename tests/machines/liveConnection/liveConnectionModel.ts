@@ -18,7 +18,7 @@ export const NOTICE_OVER_EVENT = 'xstate.after.reestablishedNotice.liveConnectio
 export type LiveConnectionModelEvent = LiveConnectionEvent | { type: typeof NOTICE_OVER_EVENT };
 export type LiveConnectionModelEventType = LiveConnectionModelEvent['type'];
 
-export const modelEvents: readonly LiveConnectionModelEvent[] = [{ type: 'CONNECTED' }, { type: 'DISCONNECTED' }, { type: 'CLOSED' }, { type: NOTICE_OVER_EVENT }];
+export const modelEvents: readonly LiveConnectionModelEvent[] = [{ type: 'liveConnection.connected' }, { type: 'liveConnection.disconnected' }, { type: 'liveConnection.closed' }, { type: NOTICE_OVER_EVENT }];
 
 /** Makes a step's event happen in the system under test. */
 export type LiveConnectionExecutor = (event: LiveConnectionModelEvent) => Promise<void>;
@@ -57,7 +57,7 @@ const leaves = new WeakSet<object>();
  * can only take that transition into a state of its own.
  */
 function serializeState(snapshot: LiveConnectionSnapshot, event?: EventObject, previous?: LiveConnectionSnapshot): string {
-  const lostAgain = event?.type === 'DISCONNECTED' && previous?.matches('reconnected') === true;
+  const lostAgain = event?.type === 'liveConnection.disconnected' && previous?.matches('reconnected') === true;
   if (lostAgain) leaves.add(snapshot);
   return JSON.stringify({ value: snapshot.value, ...(lostAgain ? { leaf: 'lostAgain' } : {}) });
 }

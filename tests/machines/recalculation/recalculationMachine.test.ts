@@ -80,11 +80,11 @@ function send(harness: Harness) {
 /** How each model event is made to happen against the machine. */
 function machineExecutors(harness: Harness): RecalculationExecutors {
   return {
-    REFRESH: send(harness),
-    REPORT_UPDATED: send(harness),
-    SECTION_UPDATED: send(harness),
-    CHANGED_SETTINGS: send(harness),
-    DATA_CHANGED: send(harness),
+    'recalculation.refresh': send(harness),
+    'recalculation.reportUpdated': send(harness),
+    'recalculation.sectionUpdated': send(harness),
+    'recalculation.settingsChanged': send(harness),
+    'recalculation.dataChanged': send(harness),
     'xstate.done.actor.refresh': () => harness.settleRefresh({ done: true }),
     'xstate.error.actor.refresh': (event) => harness.settleRefresh({ error: 'error' in event ? event.error : undefined }),
   } satisfies RecalculationExecutors;
@@ -111,10 +111,10 @@ function distinctPaths(model: AnyTestModel): AnyTestPath[] {
 
 function label(event: RecalculationModelEvent): string {
   switch (event.type) {
-    case 'REPORT_UPDATED':
-      return `REPORT_UPDATED(${event.recalculationStatus}, ${event.freshnessStatus})`;
-    case 'SECTION_UPDATED':
-      return `SECTION_UPDATED(${event.sectionId} ${event.recalculationStatus})`;
+    case 'recalculation.reportUpdated':
+      return `recalculation.reportUpdated(${event.recalculationStatus}, ${event.freshnessStatus})`;
+    case 'recalculation.sectionUpdated':
+      return `recalculation.sectionUpdated(${event.sectionId} ${event.recalculationStatus})`;
     case 'xstate.done.actor.refresh':
       return 'refresh accepted';
     case 'xstate.error.actor.refresh':
@@ -144,10 +144,10 @@ describe('recalculation machine: generated paths', () => {
   });
 
   it('notices a transition that no path takes', () => {
-    const withoutDataChange = recalculationTestModel(modelEvents.filter((event) => event.type !== 'DATA_CHANGED'));
+    const withoutDataChange = recalculationTestModel(modelEvents.filter((event) => event.type !== 'recalculation.dataChanged'));
     const gaps = coverageGaps(recalculationMachine, generatePaths(withoutDataChange as unknown as AnyTestModel));
     expect(gaps.transitions.sort()).toEqual(
-      ['recalculation.failed --DATA_CHANGED[0]--> (self)', 'recalculation.fresh --DATA_CHANGED[0]--> recalculation.stale'].sort(),
+      ['recalculation.failed --recalculation.dataChanged[0]--> (self)', 'recalculation.fresh --recalculation.dataChanged[0]--> recalculation.stale'].sort(),
     );
 
     const withoutRefusal = recalculationTestModel(modelEvents.filter((event) => event.type !== 'xstate.error.actor.refresh'));
@@ -175,7 +175,7 @@ describe('recalculation machine: generated paths', () => {
   it('stays a test plan QA can read (a bounded number of paths)', () => {
     expect(paths.length).toBeGreaterThan(20);
     expect(paths.length).toBeLessThan(80);
-    expect(paths.map(describePath)).toContain('CHANGED_SETTINGS → SECTION_UPDATED → REPORT_UPDATED ⇒ fresh');
+    expect(paths.map(describePath)).toContain('recalculation.settingsChanged → recalculation.sectionUpdated → recalculation.reportUpdated ⇒ fresh');
   });
 
   it.each(walked.map((path): [string, AnyTestPath] => [pathName(path), path]))('%s', async (_, path) => {
@@ -236,7 +236,7 @@ describe('recalculation machine: the report as loaded', () => {
 describe('recalculation machine: effects', () => {
   it('POSTs the refresh of its report, then shows every section pending until its update arrives', async () => {
     const harness = createHarness({ ...modelInput, freshnessStatus: 'stale' });
-    harness.actor.send({ type: 'REFRESH' });
+    harness.actor.send({ type: 'recalculation.refresh' });
     expect(harness.snapshot().value).toBe('refreshing');
     expect(harness.refreshes.map((call) => call.reportId)).toEqual([MODEL_REPORT_ID]);
 
@@ -244,10 +244,10 @@ describe('recalculation machine: effects', () => {
     expect(harness.snapshot().value).toBe('recalculating');
     expect(harness.snapshot().context.pendingSections).toEqual([...MODEL_SECTION_IDS]);
 
-    harness.actor.send({ type: 'SECTION_UPDATED', sectionId: SECOND_SECTION, recalculationStatus: 'recalculated' });
+    harness.actor.send({ type: 'recalculation.sectionUpdated', sectionId: SECOND_SECTION, recalculationStatus: 'recalculated' });
     expect(harness.snapshot().context.pendingSections).toEqual([FIRST_SECTION]);
     // A section whose recalculation failed shows its (old) content too: its update arrived.
-    harness.actor.send({ type: 'SECTION_UPDATED', sectionId: FIRST_SECTION, recalculationStatus: 'failed' });
+    harness.actor.send({ type: 'recalculation.sectionUpdated', sectionId: FIRST_SECTION, recalculationStatus: 'failed' });
     expect(harness.snapshot().context.pendingSections).toEqual([]);
     expect(harness.snapshot().value).toBe('recalculating');
 
@@ -265,14 +265,14 @@ describe('recalculation machine: effects', () => {
 
   it('goes back to the report as it was when the refresh is refused, with the failure toast and lastError', async () => {
     const harness = createHarness({ ...modelInput, freshnessStatus: 'stale' });
-    harness.actor.send({ type: 'REFRESH' });
+    harness.actor.send({ type: 'recalculation.refresh' });
     await harness.settleRefresh({ error: refreshRefusal });
     expect(harness.snapshot().value).toBe('stale');
     expect(harness.snapshot().context.lastError).toBe('Something went wrong and we could not refresh the report');
     expect(harness.notices).toEqual([FAILURE]);
 
     // The next attempt clears it.
-    harness.actor.send({ type: 'REFRESH' });
+    harness.actor.send({ type: 'recalculation.refresh' });
     expect(harness.snapshot().context.lastError).toBeNull();
     await harness.settleRefresh({ error: new TypeError('Failed to fetch') });
     expect(harness.notices).toEqual([FAILURE, FAILURE]);
@@ -280,14 +280,14 @@ describe('recalculation machine: effects', () => {
 
   it('goes back to failed when the refresh of a failed report is refused', async () => {
     const harness = createHarness({ ...modelInput, recalculationStatus: 'failed' });
-    harness.actor.send({ type: 'REFRESH' });
+    harness.actor.send({ type: 'recalculation.refresh' });
     await harness.settleRefresh({ error: refreshRefusal });
     expect(harness.snapshot().value).toBe('failed');
   });
 
   it('goes back to what the last update said when a refresh is refused after it', async () => {
     const harness = createHarness();
-    harness.actor.send({ type: 'REFRESH' });
+    harness.actor.send({ type: 'recalculation.refresh' });
     harness.actor.send(reportUpdates.stale);
     expect(harness.snapshot().value).toBe('refreshing');
     await harness.settleRefresh({ error: refreshRefusal });
@@ -296,7 +296,7 @@ describe('recalculation machine: effects', () => {
 
   it('moves on at once when the server says it recalculates before the refresh answers; the answer no longer matters', async () => {
     const harness = createHarness();
-    harness.actor.send({ type: 'REFRESH' });
+    harness.actor.send({ type: 'recalculation.refresh' });
     const call = harness.refreshes[0];
     harness.actor.send(reportUpdates.recalculating);
     expect(harness.snapshot().value).toBe('recalculating');
@@ -309,63 +309,63 @@ describe('recalculation machine: effects', () => {
 
   it('does not refresh for a viewer who cannot edit', () => {
     const harness = createHarness({ ...modelInput, canEdit: false, freshnessStatus: 'stale' });
-    expect(harness.snapshot().can({ type: 'REFRESH' })).toBe(false);
-    harness.actor.send({ type: 'REFRESH' });
+    expect(harness.snapshot().can({ type: 'recalculation.refresh' })).toBe(false);
+    harness.actor.send({ type: 'recalculation.refresh' });
     expect(harness.snapshot().value).toBe('stale');
     expect(harness.refreshes).toEqual([]);
   });
 
   it('ignores Refresh while refreshing or recalculating', async () => {
     const harness = createHarness();
-    harness.actor.send({ type: 'REFRESH' });
-    harness.actor.send({ type: 'REFRESH' });
+    harness.actor.send({ type: 'recalculation.refresh' });
+    harness.actor.send({ type: 'recalculation.refresh' });
     expect(harness.refreshes).toHaveLength(1);
     await harness.settleRefresh({ done: true });
-    expect(harness.snapshot().can({ type: 'REFRESH' })).toBe(false);
-    harness.actor.send({ type: 'REFRESH' });
+    expect(harness.snapshot().can({ type: 'recalculation.refresh' })).toBe(false);
+    harness.actor.send({ type: 'recalculation.refresh' });
     expect(harness.refreshes).toHaveLength(1);
     expect(harness.snapshot().value).toBe('recalculating');
   });
 
   it('recalculates after saved settings, and starts every spinner again when saved during a recalculation', () => {
     const harness = createHarness();
-    harness.actor.send({ type: 'CHANGED_SETTINGS' });
+    harness.actor.send({ type: 'recalculation.settingsChanged' });
     expect(harness.snapshot().value).toBe('recalculating');
-    harness.actor.send({ type: 'SECTION_UPDATED', sectionId: FIRST_SECTION, recalculationStatus: 'recalculated' });
+    harness.actor.send({ type: 'recalculation.sectionUpdated', sectionId: FIRST_SECTION, recalculationStatus: 'recalculated' });
     expect(harness.snapshot().context.pendingSections).toEqual([SECOND_SECTION]);
-    harness.actor.send({ type: 'CHANGED_SETTINGS' });
+    harness.actor.send({ type: 'recalculation.settingsChanged' });
     expect(harness.snapshot().context.pendingSections).toEqual([...MODEL_SECTION_IDS]);
   });
 
   it('turns a fresh report stale when its data changes; a failed one keeps failed, its freshness stale', () => {
     const fresh = createHarness();
-    fresh.actor.send({ type: 'DATA_CHANGED' });
+    fresh.actor.send({ type: 'recalculation.dataChanged' });
     expect(fresh.snapshot().value).toBe('stale');
     expect(fresh.snapshot().context.freshnessStatus).toBe('stale');
 
     const failed = createHarness({ ...modelInput, recalculationStatus: 'failed' });
-    failed.actor.send({ type: 'DATA_CHANGED' });
+    failed.actor.send({ type: 'recalculation.dataChanged' });
     expect(failed.snapshot().value).toBe('failed');
     expect(failed.snapshot().context.freshnessStatus).toBe('stale');
 
     const recalculating = createHarness({ ...modelInput, recalculationStatus: 'recalculating' });
-    recalculating.actor.send({ type: 'DATA_CHANGED' });
+    recalculating.actor.send({ type: 'recalculation.dataChanged' });
     expect(recalculating.snapshot().value).toBe('recalculating');
     expect(recalculating.snapshot().context.freshnessStatus).toBe('fresh');
   });
 
   it('shows the spinner of a section the server recalculates on its own, until its update arrives', () => {
     const harness = createHarness();
-    harness.actor.send({ type: 'SECTION_UPDATED', sectionId: SECOND_SECTION, recalculationStatus: 'recalculating' });
+    harness.actor.send({ type: 'recalculation.sectionUpdated', sectionId: SECOND_SECTION, recalculationStatus: 'recalculating' });
     expect(harness.snapshot().value).toBe('fresh');
     expect(harness.snapshot().context.pendingSections).toEqual([SECOND_SECTION]);
-    harness.actor.send({ type: 'SECTION_UPDATED', sectionId: SECOND_SECTION, recalculationStatus: 'recalculated' });
+    harness.actor.send({ type: 'recalculation.sectionUpdated', sectionId: SECOND_SECTION, recalculationStatus: 'recalculated' });
     expect(harness.snapshot().context.pendingSections).toEqual([]);
   });
 
   it('gives up a refresh in flight when the actor stops (the page is gone)', () => {
     const harness = createHarness();
-    harness.actor.send({ type: 'REFRESH' });
+    harness.actor.send({ type: 'recalculation.refresh' });
     harness.actor.stop();
     expect(harness.refreshes[0]?.signal.aborted).toBe(true);
   });
@@ -374,7 +374,7 @@ describe('recalculation machine: effects', () => {
     await expect(servicesNotProvided.refresh(MODEL_REPORT_ID, new AbortController().signal)).rejects.toThrow(/not provided/);
     const notices: RecalculationNotice[] = [];
     const actor = createActor(recalculationMachine.provide({ actions: { notify: (_, notice) => notices.push(notice) } }), { input: modelInput }).start();
-    actor.send({ type: 'REFRESH' });
+    actor.send({ type: 'recalculation.refresh' });
     await flush();
     expect(actor.getSnapshot().value).toBe('fresh');
     expect(notices).toEqual([FAILURE]);

@@ -29,10 +29,10 @@ export const modelInput: RecalculationInput = {
 
 /** The business_report objects the live channel (or a reload) brings. */
 export const reportUpdates = {
-  recalculating: { type: 'REPORT_UPDATED', recalculationStatus: 'recalculating', freshnessStatus: 'fresh' },
-  fresh: { type: 'REPORT_UPDATED', recalculationStatus: 'recalculated', freshnessStatus: 'fresh' },
-  stale: { type: 'REPORT_UPDATED', recalculationStatus: 'recalculated', freshnessStatus: 'stale' },
-  failed: { type: 'REPORT_UPDATED', recalculationStatus: 'failed', freshnessStatus: 'fresh' },
+  recalculating: { type: 'recalculation.reportUpdated', recalculationStatus: 'recalculating', freshnessStatus: 'fresh' },
+  fresh: { type: 'recalculation.reportUpdated', recalculationStatus: 'recalculated', freshnessStatus: 'fresh' },
+  stale: { type: 'recalculation.reportUpdated', recalculationStatus: 'recalculated', freshnessStatus: 'stale' },
+  failed: { type: 'recalculation.reportUpdated', recalculationStatus: 'failed', freshnessStatus: 'fresh' },
 } as const satisfies Record<string, RecalculationEvent>;
 
 /** What a refused POST /business_reports/{id}/refresh rejects with. */
@@ -48,14 +48,14 @@ export type RecalculationModelEvent =
 export type RecalculationModelEventType = RecalculationModelEvent['type'];
 
 export const modelEvents: readonly RecalculationModelEvent[] = [
-  { type: 'REFRESH' },
-  { type: 'DATA_CHANGED' },
-  { type: 'CHANGED_SETTINGS' },
+  { type: 'recalculation.refresh' },
+  { type: 'recalculation.dataChanged' },
+  { type: 'recalculation.settingsChanged' },
   reportUpdates.recalculating,
   reportUpdates.fresh,
   reportUpdates.stale,
   reportUpdates.failed,
-  { type: 'SECTION_UPDATED', sectionId: FIRST_SECTION, recalculationStatus: 'recalculated' },
+  { type: 'recalculation.sectionUpdated', sectionId: FIRST_SECTION, recalculationStatus: 'recalculated' },
 
   { type: 'xstate.done.actor.refresh', output: undefined },
   { type: 'xstate.error.actor.refresh', error: refreshRefusal },
@@ -112,7 +112,7 @@ function leafReason(snapshot: RecalculationSnapshot, event: EventObject | undefi
   if (event.type === 'xstate.error.actor.refresh') return 'refreshFailed';
   if (isSettled(snapshot)) return previous.matches('fresh') ? null : 'settledAgain';
   if (snapshot.matches('refreshing')) return previous.matches('refreshing') ? 'updatedWhileRefreshing' : null;
-  if (previous.matches('recalculating')) return event.type === 'SECTION_UPDATED' ? null : 'restarted';
+  if (previous.matches('recalculating')) return event.type === 'recalculation.sectionUpdated' ? null : 'restarted';
   return previous.matches('fresh') ? null : 'recalculationStarted';
 }
 
@@ -128,7 +128,7 @@ function serializeState(snapshot: RecalculationSnapshot, event?: EventObject, pr
 
 /** Section updates are modelled while their section still shows a spinner. */
 function isModelled(snapshot: RecalculationSnapshot, event: RecalculationModelEvent): boolean {
-  if (event.type === 'SECTION_UPDATED') return snapshot.context.pendingSections.includes(event.sectionId);
+  if (event.type === 'recalculation.sectionUpdated') return snapshot.context.pendingSections.includes(event.sectionId);
   return isPageEvent(event) ? snapshot.can(event) : snapshot.can(event as unknown as RecalculationEvent);
 }
 

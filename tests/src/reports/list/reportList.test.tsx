@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { HELP_EMAIL } from '../../../../src/pages/GettingStartedPage';
+import { HELP_EMAIL } from '../../../../models/constants';
 import { REPORT_REMOVE_FAILURE_MESSAGE, REPORTS_FETCH_FAILURE_MESSAGE } from '../../../../src/reports/list/messages';
 import { REPORT_TAG_FILTER_STORAGE_KEY } from '../../../../src/reports/list/tagFilter';
 import { fullAccessUser, renderApp, sharedReportOnlyUser } from '../../renderApp';
