@@ -274,9 +274,9 @@ export const businessReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const report = mustBeReadable(request, await reportStampBySecret(db, request.query.secret));
       const editable = canEdit(request, report.account_id);
       const currency = request.query.currency?.toUpperCase();
-      if (currency && currency !== report.currency) {
+      if (currency) {
         const view = (await reportView(db, report.account_id, report.id)) as ReportView;
-        return { ...view, can_edit: editable, currency, sections: await inCurrency(view, currency) };
+        if (currency !== view.currency) return { ...view, can_edit: editable, currency, sections: await inCurrency(view, currency) };
       }
       return sendReport(request, reply as FastifyReply, report, editable);
     },

@@ -2,12 +2,13 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * `business_reports.revision` goes up with every write to the report or to what its page
- * shows from the report's own tables (settings, sections, their segments, key numbers), kept
- * by triggers so no writer can forget it. `GET /business_reports/by_secret` keeps each report's
- * serialised answer in memory and serves it again while the revision (with the account's
- * `data_version`, currency and the owner's name, read in the same query that finds the report
- * by its secret) is unchanged: one small query a request instead of six and a re-serialisation
- * of some hundreds of kilobytes (server/reports/answerCache.ts).
+ * shows from the report's own tables (settings, sections, their segments, key numbers) and
+ * with a new name of its owner, kept by triggers so no writer can forget it.
+ * `GET /business_reports/by_secret` keeps each report's serialised answer in memory and serves
+ * it again while the revision (with the account's `data_version` and currency, read in the
+ * same query that finds the report by its secret) is unchanged: one small query a request
+ * instead of six and a re-serialisation of some hundreds of kilobytes
+ * (server/reports/answerCache.ts).
  */
 const statements: string[] = [
   `alter table business_reports add column revision bigint not null default 0`,
@@ -50,6 +51,15 @@ const statements: string[] = [
   end $$`,
   `create trigger report_section_segments_revision after insert or update or delete on report_section_segments
     for each row execute function report_section_segments_revision()`,
+
+  // 'By {owner}': a new name is a new answer for the reports the user owns.
+  `create function report_owner_revision() returns trigger language plpgsql as $$
+  begin
+    update business_reports set revision = revision + 1 where account_id = new.account_id and owner_user_id = new.id;
+    return null;
+  end $$`,
+  `create trigger report_owner_revision after update of name on users
+    for each row when (old.name is distinct from new.name) execute function report_owner_revision()`,
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -23,6 +23,13 @@ export interface ChartColors {
   reference: string;
 }
 
+/** A line's points are drawn as markers up to this many periods (two years of months). */
+const MARKERS_MAX_POINTS = 24;
+const MARKER_SIZE = 3;
+
+/** At most this many x-axis labels; a 72-month chart labels every sixth month. */
+const X_LABELS_MAX = 12;
+
 /** Chart height: 400 px, or width / 1.9 when the chart is sized by a known width (slides). */
 export function chartHeight(width?: number): number {
   return width && width > 0 ? Math.round(width / CHART_ASPECT_RATIO) : CHART_HEIGHT_PX;
@@ -72,6 +79,7 @@ export function buildChartProps({ sectionId, model, shown, format, referenceValu
     if (point) onPointClick(point);
   };
 
+  const markerSize = model.categories.length > MARKERS_MAX_POINTS ? 0 : MARKER_SIZE;
   const options: ApexOptions = {
     chart: {
       background: 'transparent',
@@ -93,13 +101,23 @@ export function buildChartProps({ sectionId, model, shown, format, referenceValu
     legend: { show: false },
     dataLabels: { enabled: false },
     stroke: model.kind === 'line_chart' ? { width: 2, curve: 'straight' } : mixed ? { width: shown.map((series) => (lineOf(series) ? 2 : 0)), curve: 'straight' } : { width: 0 },
-    markers: model.kind === 'line_chart' ? { size: 3, hover: { sizeOffset: 2 } } : mixed ? { size: shown.map((series) => (lineOf(series) ? 3 : 0)) } : { size: 0 },
+    // Each point's marker is SVG ApexCharts builds and measures: past MARKERS_MAX_POINTS a line
+    // shows its point on hover only.
+    markers:
+      model.kind === 'line_chart'
+        ? { size: markerSize, hover: { size: MARKER_SIZE + 2 } }
+        : mixed
+          ? { size: shown.map((series) => (lineOf(series) ? markerSize : 0)), hover: { size: MARKER_SIZE + 2 } }
+          : { size: 0 },
     plotOptions: { bar: { columnWidth: '60%' } },
     grid: { borderColor: colors.grid, strokeDashArray: 3 },
     xaxis: {
       categories: model.categories,
       tickPlacement: 'on',
-      labels: { rotate: -45, hideOverlappingLabels: true },
+      // Level labels, thinned to what fits (12 across for 72 months) instead of slanted ones
+      // that leave a band of blank card under every chart.
+      tickAmount: Math.min(model.categories.length - 1, X_LABELS_MAX),
+      labels: { rotate: 0, hideOverlappingLabels: true, trim: false },
       axisBorder: { color: colors.grid },
       axisTicks: { color: colors.grid },
       tooltip: { enabled: false },

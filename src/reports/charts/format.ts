@@ -38,7 +38,7 @@ export function decimalsOf(decimal: boolean | undefined): number {
 }
 
 function currencyFormatter(currency: string, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
-  return new Intl.NumberFormat(NUMBER_LOCALE, { style: 'currency', currency: currency.toUpperCase(), ...options });
+  return new Intl.NumberFormat(NUMBER_LOCALE, { signDisplay: 'negative', style: 'currency', currency: currency.toUpperCase(), ...options });
 }
 
 /** Minor-unit digits of a currency as Intl knows them: 2 for USD, 0 for JPY, 3 for KWD. */
@@ -85,13 +85,13 @@ export function formatCompact(value: number, decimals: number = NUMBER_DECIMALS_
   const digits = compactFractionDigits(decimals);
   const { scaled, suffix } = compacted(value, digits);
   if (!suffix) return formatNumber(value, decimals);
-  const text = new Intl.NumberFormat(NUMBER_LOCALE, { maximumFractionDigits: digits }).format(scaled);
+  const text = new Intl.NumberFormat(NUMBER_LOCALE, { signDisplay: 'negative', maximumFractionDigits: digits }).format(scaled);
   return `${text}${suffix}`;
 }
 
 /** 1234.5 → '1,235' (0 decimals) or '1,234.50' (2). */
 export function formatNumber(value: number, decimals: number = NUMBER_DECIMALS_DEFAULT): string {
-  return new Intl.NumberFormat(NUMBER_LOCALE, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
+  return new Intl.NumberFormat(NUMBER_LOCALE, { signDisplay: 'negative', minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
 }
 
 /** Money in minor units: 123456 USD cents → '$1,235' or '$1,234.56'; compact '$1.2K'. */
@@ -105,9 +105,12 @@ export function formatMoney(minorUnits: number, currency: string, decimals: numb
   return currencyFormatter(currency, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(major);
 }
 
-/** A fraction as a percentage: 0.0525 → '5%' (0 decimals) or '5.25%' (2). */
-export function formatPercent(fraction: number, decimals: number = NUMBER_DECIMALS_DEFAULT): string {
-  return new Intl.NumberFormat(NUMBER_LOCALE, { style: 'percent', minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(fraction);
+/**
+ * A fraction as a percentage: 0.0525 → '5%' (0 decimals) or '5.25%' (2). `compact` (axis
+ * labels) drops trailing zeros: 0.01 → '1%', 0.015 → '1.5%' with 2 decimals.
+ */
+export function formatPercent(fraction: number, decimals: number = NUMBER_DECIMALS_DEFAULT, compact = false): string {
+  return new Intl.NumberFormat(NUMBER_LOCALE, { signDisplay: 'negative', style: 'percent', minimumFractionDigits: compact ? 0 : decimals, maximumFractionDigits: decimals }).format(fraction);
 }
 
 /** Summary and cohort tables: a fraction as a whole-number percentage (1.004 → '100%'). */
@@ -124,7 +127,7 @@ export function formatValue(value: number | null | undefined, format: ValueForma
       if (format.currency) return formatMoney(value, format.currency, decimals, format.compact);
       return format.compact ? formatCompact(value, decimals) : formatNumber(value, decimals);
     case 'fraction':
-      return formatPercent(value, decimals);
+      return formatPercent(value, decimals, format.compact);
     case 'ratio':
     case 'count':
     case 'units':

@@ -2,6 +2,7 @@
 export { SectionChart } from './SectionChart';
 export type { SectionChartProps } from './SectionChart';
 export { CohortTable } from './CohortTable';
+export { preloadApexChart } from './LazyApexChart';
 export type { CohortTableProps } from './CohortTable';
 export { ChartLegend } from './ChartLegend';
 export type { ChartLegendProps, LegendItem } from './ChartLegend';

@@ -5,6 +5,7 @@ import type { LiveChannels } from '../../cable/liveChannels';
 import { useLiveChannels } from '../../cable/LiveChannelsContext';
 import { FailureAlert } from '../../components/FailureAlert';
 import { PageHeader } from '../../components/PageHeader';
+import { preloadApexChart } from '../charts';
 import { createReportServices, type ReportServices, type ReportView } from './reportApi';
 import { withDemoEdits } from './demoEdits';
 import { ReportBody } from './ReportView';
@@ -42,6 +43,12 @@ export function ReportPageLoader({ secret, variant = 'normal', services: given, 
     setState({ status: 'loading' });
     void load();
   }, [load]);
+  // The chart library downloads while the report does.
+  useEffect(() => {
+    preloadApexChart().catch(() => {
+      // A failed download shows in the sections (their error boundary), not here.
+    });
+  }, []);
 
   if (state.status === 'loading') {
     return (

@@ -5,37 +5,98 @@ import { SectionChart, SectionErrorBoundary, segmentToShow } from '../charts';
 import type { ReportSection } from './reportApi';
 
 /**
- * How far outside the viewport a section starts drawing its chart: one viewport height above
- * and below, so scrolling at reading speed finds charts drawn, while a 20-section report draws
- * only the few around the reader (ApexCharts costs some 50-100 ms of main thread per chart).
+ * How far outside the viewport a section prepares its chart: one viewport height above and
+ * below, so scrolling at reading speed finds charts drawn, while a 20-section report draws
+ * only the few around the reader (ApexCharts costs some 50-150 ms of main thread per chart).
  */
 export const SECTION_MOUNT_MARGIN = '100% 0px';
 
+/** How long a section just outside the viewport waits for an idle moment before drawing anyway. */
+const NEAR_SECTION_IDLE_TIMEOUT_MS = 1_500;
+
+const onScreen = (entry: IntersectionObserverEntry) => {
+  const viewport = entry.rootBounds?.height ?? window.innerHeight;
+  return entry.boundingClientRect.top < viewport && entry.boundingClientRect.bottom > 0;
+};
+
+/** Runs `work` when the browser is idle (or after the timeout). */
+function onIdle(work: () => void, timeout: number): void {
+  if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(work, { timeout });
+  else window.setTimeout(work, 50);
+}
+
 /**
- * True once the element has come within `SECTION_MOUNT_MARGIN` of the viewport (and stays
- * true: a drawn chart is not torn down when scrolled away). Without IntersectionObserver
- * (jsdom, very old browsers) everything counts as near.
+ * Sections waiting to draw until the browser is idle, drawn one per idle moment in the order
+ * they came near: several charts drawn in one go would hold the main thread for as long.
+ */
+const waitingToDraw: (() => void)[] = [];
+let idleScheduled = false;
+
+function drawNextWhenIdle(): void {
+  if (idleScheduled || waitingToDraw.length === 0) return;
+  idleScheduled = true;
+  onIdle(() => {
+    idleScheduled = false;
+    waitingToDraw.shift()?.();
+    drawNextWhenIdle();
+  }, NEAR_SECTION_IDLE_TIMEOUT_MS);
+}
+
+/** Queues `draw` for an idle moment; returns a cancel. */
+function whenIdle(draw: () => void): () => void {
+  waitingToDraw.push(draw);
+  drawNextWhenIdle();
+  return () => {
+    const index = waitingToDraw.indexOf(draw);
+    if (index >= 0) waitingToDraw.splice(index, 1);
+  };
+}
+
+/**
+ * True once the element should draw: at once when it is on screen; when the browser is idle
+ * when it is only within `SECTION_MOUNT_MARGIN` (so the charts the reader sees draw first).
+ * It stays true: a drawn chart is not torn down when scrolled away. Without
+ * IntersectionObserver (jsdom, very old browsers) everything draws at once.
  */
 function useNearViewport<T extends Element>(): [(element: T | null) => void, boolean] {
   const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
   const observer = useRef<IntersectionObserver | null>(null);
-  const ref = useCallback((element: T | null) => {
+  const cancelIdle = useRef<(() => void) | null>(null);
+  const stop = useCallback(() => {
     observer.current?.disconnect();
     observer.current = null;
-    if (!element || typeof IntersectionObserver === 'undefined') return;
-    observer.current = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) {
-          setNear(true);
-          observer.current?.disconnect();
-          observer.current = null;
-        }
-      },
-      { rootMargin: SECTION_MOUNT_MARGIN },
-    );
-    observer.current.observe(element);
+    cancelIdle.current?.();
+    cancelIdle.current = null;
   }, []);
-  useEffect(() => () => observer.current?.disconnect(), []);
+  const ref = useCallback(
+    (element: T | null) => {
+      stop();
+      if (!element || typeof IntersectionObserver === 'undefined') return;
+      observer.current = new IntersectionObserver(
+        (entries) => {
+          const entry = entries.find((candidate) => candidate.isIntersecting);
+          if (!entry) {
+            cancelIdle.current?.();
+            cancelIdle.current = null;
+            return;
+          }
+          if (onScreen(entry)) {
+            stop();
+            setNear(true);
+          } else {
+            cancelIdle.current ??= whenIdle(() => {
+              stop();
+              setNear(true);
+            });
+          }
+        },
+        { rootMargin: SECTION_MOUNT_MARGIN, threshold: [0, 0.01] },
+      );
+      observer.current.observe(element);
+    },
+    [stop],
+  );
+  useEffect(() => stop, [stop]);
   return [ref, near];
 }
 

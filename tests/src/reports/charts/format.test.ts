@@ -96,10 +96,19 @@ describe('formatValue by unit', () => {
     [{ unit: 'minor_units', currency: 'USD', compact: true }, 123_456, '$1.2K'],
     [{ unit: 'fraction' }, 0.123, '12%'],
     [{ unit: 'fraction', decimal: true }, 0.123, '12.30%'],
+    // Axis labels (compact) without trailing zeros.
+    [{ unit: 'fraction', decimal: true, compact: true }, 0.01, '1%'],
+    [{ unit: 'fraction', decimal: true, compact: true }, -0.015, '-1.5%'],
     [{ unit: 'ratio', decimal: true }, 2.5, '2.50'],
     [{ unit: 'count' }, 1_234, '1,234'],
     [{ unit: 'count', compact: true }, 1_234, '1.2K'],
     [{ unit: 'units', compact: true }, 5_000_000, '5M'],
+    // A negative value that rounds to nothing is nothing, not '-$0' (a 1-cent FX adjustment).
+    [{ unit: 'minor_units', currency: 'USD' }, -1, '$0'],
+    [{ unit: 'minor_units', currency: 'USD', compact: true }, -1, '$0'],
+    [{ unit: 'minor_units', currency: 'USD' }, -5_000, '-$50'],
+    [{ unit: 'fraction' }, -0.001, '0%'],
+    [{ unit: 'count', decimal: true }, -0.001, '0.00'],
   ] as const)('%o formats %d as %s', (format, value, text) => {
     expect(formatValue(value, format)).toBe(text);
   });

@@ -45,9 +45,12 @@ class FakeIntersectionObserver {
   takeRecords() {
     return [];
   }
-  /** The observed element comes within the margin of the viewport. */
-  enter() {
-    const entries = this.elements.map((target) => ({ target, isIntersecting: true }) as unknown as IntersectionObserverEntry);
+  /** The observed element comes on screen (top 100 px into an 800 px viewport), or only within the margin below it. */
+  enter(where: 'onScreen' | 'belowScreen' = 'onScreen') {
+    const top = where === 'onScreen' ? 100 : 1_000;
+    const entries = this.elements.map(
+      (target) => ({ target, isIntersecting: true, rootBounds: { height: 800 }, boundingClientRect: { top, bottom: top + 500 } }) as unknown as IntersectionObserverEntry,
+    );
     this.callback(entries, this as unknown as IntersectionObserver);
   }
 }
@@ -95,6 +98,19 @@ describe('SectionCard', () => {
     await waitFor(() => expect(card).toHaveAttribute('data-chart-state', 'drawn'));
     // Drawn once: the observer is done with the card.
     expect(observer?.disconnected).toBe(true);
+  });
+
+  it('draws a section just below the screen only once the browser is idle, so what is on screen draws first', async () => {
+    vi.stubGlobal('IntersectionObserver', FakeIntersectionObserver);
+    const idle: (() => void)[] = [];
+    vi.stubGlobal('requestIdleCallback', (work: () => void) => idle.push(work));
+    vi.stubGlobal('cancelIdleCallback', () => {});
+    renderInTheme(<SectionCard section={mrrSection()} displayQuarters={false} recalculating={false} />);
+    act(() => FakeIntersectionObserver.instances.at(-1)?.enter('belowScreen'));
+    expect(screen.queryByTestId('apex-chart')).toBeNull();
+    expect(idle).toHaveLength(1);
+    act(() => idle[0]?.());
+    expect(await screen.findByTestId('apex-chart')).toBeVisible();
   });
 
   it('is drawn at once where IntersectionObserver does not exist', async () => {
