@@ -10,6 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { npmStartCommand } from '../e2e/support/server';
+import { postgresDatabase } from './support/postgresDatabase';
 import { DEFAULT_POSTGRES_ADMIN_URL } from './support/snapshotRead';
 
 /**
@@ -61,25 +62,6 @@ async function writeLines(file: string, line: (k: number) => string): Promise<nu
   out.end();
   await once(out, 'finish');
   return statSync(file).size;
-}
-
-async function postgresDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `subscope_bench_import_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
 }
 
 /**
@@ -191,7 +173,7 @@ async function main(): Promise<void> {
     let rssMb: number | null = null;
     let pgliteRssMb: number | null = null;
     if (engines.includes('postgresql')) {
-      const target = await postgresDatabase(args['postgres-url']);
+      const target = await postgresDatabase(args['postgres-url'], 'subscope_bench_import');
       try {
         const server = await startServer({ DATABASE_URL: target.url });
         try {

@@ -1,10 +1,8 @@
 import { fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { openDatabase, type Database } from '../../server/db/database';
 import { migrateToLatest } from '../../server/db/migrate';
 import { generateBusiness } from '../../server/demo/generate';
@@ -13,6 +11,7 @@ import { loadSnapshot } from '../../server/metrics/loadSnapshot';
 import type { AccountSnapshot } from '../../server/metrics/snapshot';
 import { loadEcbHistoryIfEmpty } from '../../server/rates/ecbHistory';
 import { copyDemoIntoPGlite, copyDemoIntoPostgres } from './bulkSeed';
+import { postgresDatabase } from './postgresDatabase';
 
 /**
  * How long reading an account's snapshot takes from each database engine: a fresh database
@@ -76,22 +75,11 @@ async function temporaryDatabase(engine: SnapshotEngine, adminUrl: string): Prom
     const dataDir = path.join(dir, 'pgdata');
     return { open: () => openTarget('pglite', dataDir), target: dataDir, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
-  const name = `subscope_bench_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const database = await postgresDatabase(adminUrl, 'subscope_bench');
   return {
-    open: () => openDatabase({ kind: 'postgresql', url: url.toString(), poolSize: 2 }),
-    target: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
+    open: () => openDatabase({ kind: 'postgresql', url: database.url, poolSize: 2 }),
+    target: database.url,
+    drop: database.drop,
   };
 }
 
