@@ -1,15 +1,21 @@
 import { lazy, Suspense } from 'react';
+import type { ComponentType } from 'react';
 import { Skeleton } from '@mantine/core';
 import type { ApexChartProps } from './chartOptions';
 
-let loading: Promise<typeof import('./ApexChartView')> | null = null;
+/** What './ApexChartView' exports. */
+interface ApexChartModule {
+  default: ComponentType<ApexChartProps>;
+}
+
+let loading: Promise<ApexChartModule> | null = null;
 
 /**
  * Starts downloading the chart library (once). The report page calls it as it starts loading
  * the report, so the library arrives alongside the data instead of after the first section
  * asks for it.
  */
-export function preloadApexChart(): Promise<typeof import('./ApexChartView')> {
+export function preloadApexChart(): Promise<ApexChartModule> {
   loading ??= import('./ApexChartView').catch((error: unknown) => {
     // A failed download may be tried again (the next section that asks).
     loading = null;

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { Stack, useComputedColorScheme, useMantineTheme } from '@mantine/core';
 import type { MantineTheme } from '@mantine/core';
 import { buildChartProps, chartHeight } from './chartOptions';
@@ -44,9 +44,10 @@ function chartColors(theme: MantineTheme, dark: boolean): ChartColors {
  * A report section's chart: a line, bar or stacked bar chart of one segment's series with
  * its legend, a cohort table for cohort sections, or one of the spec's empty states
  * (`sectionEmptyState` says which). Purely presentational: the section comes as the server
- * answered it. Wrap it in `SectionErrorBoundary`.
+ * answered it. Wrap it in `SectionErrorBoundary`. Memoised: ApexCharts redraws the whole chart
+ * for new props, so a parent's re-render with the same section must not reach it.
  */
-export function SectionChart({ section, displayQuarters = false, segmentId, width, onPointClick, onDrawn }: SectionChartProps) {
+export const SectionChart = memo(function SectionChart({ section, displayQuarters = false, segmentId, width, onPointClick, onDrawn }: SectionChartProps) {
   const theme = useMantineTheme();
   const dark = useComputedColorScheme('light') === 'dark';
   const [legend, setLegend] = useState<{ segmentId: string | null; selection: LegendSelection }>({ segmentId: null, selection: [] });
@@ -95,4 +96,4 @@ export function SectionChart({ section, displayQuarters = false, segmentId, widt
       <LazyApexChart {...chartProps} />
     </Stack>
   );
-}
+});
