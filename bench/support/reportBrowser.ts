@@ -85,9 +85,13 @@ export async function measureRender(
       let renderMs: number;
       let after: Record<string, number> = {};
       try {
+        // The first `wanted` cards in page order, each drawn (not any `wanted` of them).
         const handle = await page.waitForFunction(
-          ([selector, wanted]) => (document.querySelectorAll(selector as string).length >= (wanted as number) ? performance.now() : false),
-          [DRAWN_SELECTOR, options.wanted] as const,
+          ([selector, wanted]) => {
+            const first = [...document.querySelectorAll(selector as string)].slice(0, wanted as number);
+            return first.length === wanted && first.every((card) => card.getAttribute('data-chart-state') === 'drawn') ? performance.now() : false;
+          },
+          [SECTION_SELECTOR, options.wanted] as const,
           { polling: 'raf', timeout: options.timeoutMs ?? 60_000 },
         );
         renderMs = (await handle.jsonValue()) as number;
@@ -96,7 +100,7 @@ export async function measureRender(
       } catch (error) {
         const states = await page.evaluate((selector) => [...document.querySelectorAll(selector)].map((s) => s.getAttribute('data-chart-state')), SECTION_SELECTOR).catch(() => []);
         throw new Error(
-          `the report page did not draw ${options.wanted} section cards (${DRAWN_SELECTOR}); section cards and their data-chart-state: ${JSON.stringify(states)}; page errors: ${JSON.stringify(errors)}; ${(error as Error).message.split('\n')[0]}`,
+          `the report page did not draw its first ${options.wanted} section cards (${DRAWN_SELECTOR}); section cards and their data-chart-state: ${JSON.stringify(states)}; page errors: ${JSON.stringify(errors)}; ${(error as Error).message.split('\n')[0]}`,
           { cause: error },
         );
       }

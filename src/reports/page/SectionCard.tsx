@@ -14,10 +14,8 @@ export const SECTION_MOUNT_MARGIN = '100% 0px';
 /** How long a section just outside the viewport waits for an idle moment before drawing anyway. */
 const NEAR_SECTION_IDLE_TIMEOUT_MS = 1_500;
 
-const onScreen = (entry: IntersectionObserverEntry) => {
-  const viewport = entry.rootBounds?.height ?? window.innerHeight;
-  return entry.boundingClientRect.top < viewport && entry.boundingClientRect.bottom > 0;
-};
+/** Within the viewport itself (the entry's `rootBounds` is the viewport grown by the margin). */
+const onScreen = (entry: IntersectionObserverEntry) => entry.boundingClientRect.top < window.innerHeight && entry.boundingClientRect.bottom > 0;
 
 /** Runs `work` when the browser is idle (or after the timeout). */
 function onIdle(work: () => void, timeout: number): void {

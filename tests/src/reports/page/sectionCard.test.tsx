@@ -45,11 +45,13 @@ class FakeIntersectionObserver {
   takeRecords() {
     return [];
   }
-  /** The observed element comes on screen (top 100 px into an 800 px viewport), or only within the margin below it. */
+  /** The observed element comes on screen (top 100 px into the window), or only within the margin below it. */
   enter(where: 'onScreen' | 'belowScreen' = 'onScreen') {
-    const top = where === 'onScreen' ? 100 : 1_000;
+    const top = where === 'onScreen' ? 100 : window.innerHeight + 100;
+    // rootBounds are the viewport grown by the margin (one viewport height above and below).
     const entries = this.elements.map(
-      (target) => ({ target, isIntersecting: true, rootBounds: { height: 800 }, boundingClientRect: { top, bottom: top + 500 } }) as unknown as IntersectionObserverEntry,
+      (target) =>
+        ({ target, isIntersecting: true, rootBounds: { top: -window.innerHeight, height: 3 * window.innerHeight }, boundingClientRect: { top, bottom: top + 500 } }) as unknown as IntersectionObserverEntry,
     );
     this.callback(entries, this as unknown as IntersectionObserver);
   }
