@@ -1,7 +1,5 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runBench } from '../helpers/runBench';
 
 /**
  * `npm run bench:report` small, end to end, so the benchmark cannot rot: the server as
@@ -10,25 +8,11 @@ import { describe, expect, it } from 'vitest';
  * sign-in page's JavaScript.
  */
 
-const ROOT = path.resolve(fileURLToPath(new URL('../../..', import.meta.url)));
-
-function runBench(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/report.ts', ...args], { cwd: ROOT, env: { ...process.env, TZ: 'UTC' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 describe('npm run bench:report', () => {
   it('runs every piece on a small report and prints the JSON line last', async () => {
     // On the engine this test run is for (CI's second pass runs the server tests on PostgreSQL).
     const engine = process.env.DATABASE_URL ? ['--engine', 'postgresql', '--postgres-url', process.env.DATABASE_URL] : [];
-    const { code, stdout, stderr } = await runBench(['--sections', '6', '--months', '12', '--connections', '10', '--duration', '1', '--warmup', '0', '--warm-runs', '1', ...engine]);
+    const { code, stdout, stderr } = await runBench('report.ts', ['--sections', '6', '--months', '12', '--connections', '10', '--duration', '1', '--warmup', '0', '--warm-runs', '1', ...engine]);
     expect(code, `${stdout}\n${stderr}`).toBe(0);
     const last = JSON.parse(stdout.trim().split('\n').at(-1) as string) as Record<string, unknown>;
     expect(Object.keys(last).slice(0, 7)).toEqual(['bench', 'sections', 'api_p99_ms', 'render_ms', 'initial_js_kb_gz', 'peer_p99_ms', 'api_ratio']);

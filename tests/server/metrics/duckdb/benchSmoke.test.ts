@@ -1,7 +1,5 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runBench } from '../../helpers/runBench';
 import { NOW, SCALES } from '../../../../bench/support/metricsBench';
 import { measureSnapshotRead } from '../../../../bench/support/snapshotRead';
 import type { AccountSnapshot } from '../../../../server/metrics/snapshot';
@@ -12,24 +10,10 @@ import type { AccountSnapshot } from '../../../../server/metrics/snapshot';
  * disk (and from PostgreSQL when DATABASE_URL names a server), so the benchmark cannot rot.
  */
 
-const ROOT = path.resolve(fileURLToPath(new URL('../../../..', import.meta.url)));
-
-function runBench(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/metrics.ts', ...args], { cwd: ROOT, env: { ...process.env, TZ: 'UTC' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 describe('npm run bench:metrics', () => {
   it('runs every piece at scale XS and prints the JSON line last', async () => {
     const postgres = process.env.DATABASE_URL;
-    const { code, stdout, stderr } = await runBench(['--scale', 'XS', '--engines', postgres ? 'pglite,postgresql' : 'pglite', ...(postgres ? ['--postgres-url', postgres] : [])]);
+    const { code, stdout, stderr } = await runBench('metrics.ts', ['--scale', 'XS', '--engines', postgres ? 'pglite,postgresql' : 'pglite', ...(postgres ? ['--postgres-url', postgres] : [])]);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const lines = stdout.trim().split('\n');
