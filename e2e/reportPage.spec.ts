@@ -12,9 +12,10 @@ import { YEAR_OPTIONS_FIRST } from '../models/constants';
  * reports over the last 24 months ('… business overview', '… customer success overview').
  *
  * The numbers on the charts are checked against the demo generator's payments, read apart from
- * the product (e2e/support/demoNumbers.ts). Tests that only look use the run's shared server;
- * tests that change a report (range, currency) or kill the server use a server of their own,
- * on its own data directory (it seeds its own demo account), so the shared demo stays as seeded.
+ * the product (e2e/support/demoNumbers.ts). Other specs write to the shared server's demo
+ * account (imports), so the tests that read its numbers or freshness, change a report (range,
+ * currency) or kill the server use a server of their own, on its own data directory (it seeds
+ * its own demo account); only the public demo, which reads titles, uses the shared server.
  */
 
 const DEMO = { email: 'demo@subscope.dev', password: 'subscope-demo-2026' };
@@ -174,30 +175,6 @@ test.afterAll(async () => {
 });
 
 test.describe('report page on the seeded demo account', () => {
-  test('a demo report opened from the list shows MRR and MRR movements with the demo’s numbers', async ({ page, request, baseURL }) => {
-    const demo = await seededDemo(request, baseURL ?? '');
-    const { lastComplete } = months();
-    const mrr = demo.mrr(lastComplete, 'USD');
-    const newBusiness = demo.newBusiness(lastComplete, 'USD');
-    // Sanity of the reading itself: a business of 1,600 customers has MRR, and new business in a month.
-    expect(mrr).toBeGreaterThan(0);
-    expect(newBusiness).toBeGreaterThan(0);
-
-    await signInAsDemo(page);
-    await expect(page.getByRole('link', { name: /^\d{4}-\d{2} customer success overview$/ })).toBeVisible();
-    await openReport(page, 'business overview');
-    await expect(freshnessBadge(page, 'Up to date')).toBeVisible({ timeout: 30_000 });
-    const index = pointIndex(await rangeStart(page), lastComplete);
-
-    const mrrTooltip = await pointTooltip(section(page, 'MRR'), index, lastComplete);
-    await expect(mrrTooltip).toContainText(`MRR: ${shownMoney(mrr, 'USD')}`);
-
-    const movements = await pointTooltip(section(page, 'MRR movements'), index, lastComplete);
-    await expect(movements).toContainText(`New business: ${shownMoney(newBusiness, 'USD')}`);
-    // The net line is the month's MRR change.
-    await expect(movements).toContainText(`Net: ${shownMoney(mrr - demo.mrr(addMonths(lastComplete, -1), 'USD'), 'USD')}`);
-  });
-
   test('the public demo shows a demo report to a visitor who is not signed in, and keeps their title in their browser', async ({ browser, request, baseURL }) => {
     const signIn = await request.post(`${baseURL ?? ''}/api/v11/users/sign_in`, { data: { user: DEMO } });
     const headers = { authorization: signIn.headers()['authorization'] ?? '' };
@@ -230,13 +207,50 @@ test.describe('report page on the seeded demo account', () => {
     expect(after.items.find((item) => item.secret === overview.secret)?.title).toBe(overview.title);
   });
 
+});
+
+test.describe('report page on a server of its own', () => {
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture arguments from the pattern
+  test.beforeAll(async ({}, testInfo) => {
+    testInfo.setTimeout(120_000);
+    await own.starting;
+  });
+  const origin = () => {
+    if (!own.server) throw new Error('the server of its own is not running');
+    return own.server.url;
+  };
+
+  test('a demo report opened from the list shows MRR and MRR movements with the demo’s numbers', async ({ page, request }) => {
+    const demo = await seededDemo(request, origin());
+    const { lastComplete } = months();
+    const mrr = demo.mrr(lastComplete, 'USD');
+    const newBusiness = demo.newBusiness(lastComplete, 'USD');
+    // Sanity of the reading itself: a business of 1,600 customers has MRR, and new business in a month.
+    expect(mrr).toBeGreaterThan(0);
+    expect(newBusiness).toBeGreaterThan(0);
+
+    await signInAsDemo(page, origin());
+    await expect(page.getByRole('link', { name: /^\d{4}-\d{2} customer success overview$/ })).toBeVisible();
+    await openReport(page, 'business overview');
+    await expect(freshnessBadge(page, 'Up to date')).toBeVisible({ timeout: 30_000 });
+    const index = pointIndex(await rangeStart(page), lastComplete);
+
+    const mrrTooltip = await pointTooltip(section(page, 'MRR'), index, lastComplete);
+    await expect(mrrTooltip).toContainText(`MRR: ${shownMoney(mrr, 'USD')}`);
+
+    const movements = await pointTooltip(section(page, 'MRR movements'), index, lastComplete);
+    await expect(movements).toContainText(`New business: ${shownMoney(newBusiness, 'USD')}`);
+    // The net line is the month's MRR change.
+    await expect(movements).toContainText(`Net: ${shownMoney(mrr - demo.mrr(addMonths(lastComplete, -1), 'USD'), 'USD')}`);
+  });
+
   test('the report page in light and dark colour schemes (screenshots)', async ({ page }) => {
     test.setTimeout(60_000);
     // Light to begin with (the app reads the scheme from localStorage when it starts).
     await page.addInitScript(([key]) => localStorage.setItem(key, 'light'), [COLOR_SCHEME_KEY] as const);
     // Tall enough for every section to be near the viewport: all charts draw without scrolling.
     await page.setViewportSize({ width: 1280, height: 6000 });
-    await signInAsDemo(page);
+    await signInAsDemo(page, origin());
     await openReport(page, 'business overview');
     await expect(freshnessBadge(page, 'Up to date')).toBeVisible({ timeout: 30_000 });
     const sections = page.locator('main section[aria-label]');
@@ -274,19 +288,6 @@ test.describe('report page on the seeded demo account', () => {
     // The two schemes really differ: the page background.
     expect(backgrounds[1]).not.toBe(backgrounds[0]);
   });
-});
-
-test.describe('report page on a server of its own', () => {
-  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture arguments from the pattern
-  test.beforeAll(async ({}, testInfo) => {
-    testInfo.setTimeout(120_000);
-    await own.starting;
-  });
-  const origin = () => {
-    if (!own.server) throw new Error('the server of its own is not running');
-    return own.server.url;
-  };
-
   test('the range picker refuses each invalid range with its message, and a valid range is saved', async ({ page }) => {
     // Routed before the app starts: a WebSocket the page opened before is not.
     const channel = await reportChannel(page);
