@@ -25,6 +25,7 @@ import { invitationRoutes } from './routes/invitations';
 import { passwordRoutes } from './routes/passwords';
 import { sectionDefinitionRoutes } from './routes/sectionDefinitions';
 import { businessReportRoutes } from './routes/businessReports';
+import { keyNumberRoutes } from './routes/keyNumbers';
 import { currencyRoutes } from './routes/currencies';
 import { ReportAnswerCache } from './reports/answerCache';
 import { ReportRecalculations } from './reports/recalculations';
@@ -135,6 +136,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(segmentImportRoutes, { uploadLimitBytes: options.uploadLimitBytes });
       await api.register(customerSegmentRoutes);
       await api.register(businessReportRoutes);
+      await api.register(keyNumberRoutes);
       await api.register(currencyRoutes);
       if (!options.config.production) await api.register(devOutboxRoutes);
       if (options.config.testRoutes && !options.config.production) await api.register(testSupportRoutes);

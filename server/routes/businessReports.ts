@@ -22,6 +22,7 @@ import {
   sectionRequests,
   type ReportView,
 } from '../reports/reports';
+import { canEdit, mustBeReadable } from '../reports/access';
 import { reportStampBySecret, type ReportStamp } from '../reports/answerCache';
 import { REPORT_TEMPLATES } from '../reports/templates';
 import { periodEndingIn, rangeError, showsCurrentMonth, type ReportPeriod } from '../../models/reportRange';
@@ -146,17 +147,7 @@ const NotModified = Type.Null({ description: 'Not modified: the answer is the on
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const SecretQuery = Type.Object({ secret: Type.String({ minLength: 1, maxLength: 128 }) });
 
-/** Editing: a full user of the report's own account (spec: the can_edit check). */
-function canEdit(request: FastifyRequest, accountId: string): boolean {
-  return request.auth?.accountId === accountId && request.auth.permissionLevel === 'user';
-}
 
-/** Whether this request may read a report of that account by its secret: its account's users, or anyone when the account allows anonymous access; else 404 or 401. */
-function mustBeReadable<T extends { account_id: string; anonymous_access_allowed: boolean }>(request: FastifyRequest, found: T | undefined): T {
-  if (found && (request.auth?.accountId === found.account_id || found.anonymous_access_allowed)) return found;
-  if (!request.auth) throw ApiError.of(401, 'You need to sign in or sign up before continuing.');
-  throw ApiError.of(404, REPORT_NOT_FOUND);
-}
 
 /** The report this request may read by its secret; else 404 or 401. */
 async function readableBySecret(request: FastifyRequest, secret: string): Promise<{ accountId: string; reportId: string }> {
