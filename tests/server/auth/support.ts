@@ -156,3 +156,16 @@ export async function linkTokenFor(app: FastifyInstance, to: string, kind: 'rese
 export async function makeSharedReportOnly(db: TestDatabase, userId: string): Promise<void> {
   await db.kysely.updateTable('users').set({ permission_level: 'shared_report_only' }).where('id', '=', userId).execute();
 }
+
+/**
+ * A `shared_report_only` colleague of `owner`: signed up, moved into the owner's account with
+ * that permission level, and signed in again (a token names its account).
+ */
+export async function sharedReportOnlyColleague(app: FastifyInstance, db: TestDatabase, owner: SignedUp): Promise<SignedUp> {
+  const signedUp = await signUp(app);
+  await db.kysely.updateTable('users').set({ account_id: owner.user.account_id }).where('id', '=', signedUp.user.id).execute();
+  await makeSharedReportOnly(db, signedUp.user.id);
+  const signedIn = await signIn(app, signedUp.email, signedUp.password);
+  expect(signedIn.statusCode, signedIn.body).toBe(200);
+  return { ...signedUp, authorization: String(signedIn.headers.authorization) };
+}

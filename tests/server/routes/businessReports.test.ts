@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMonths, dayFromIso, isoFromDay } from '../../../server/metrics/days';
 import { REPORT_TEMPLATES } from '../../../server/reports/templates';
 import { RANGE_BEYOND_CURRENT_MONTH, RANGE_FROM_AFTER_TO, RANGE_TOO_LONG, RANGE_TOO_SHORT } from '../../../models/reportRange';
-import { createAuthTestApp, errorsOf, expectSignInRequired, makeSharedReportOnly, signIn, signUp, type AuthTestApp, type SignedUp } from '../auth/support';
+import { createAuthTestApp, errorsOf, expectSignInRequired, sharedReportOnlyColleague, signUp, type AuthTestApp, type SignedUp } from '../auth/support';
 import { testEngine } from '../helpers/database';
 
 /** Business reports over the API (the test clock's today is 2026-03-02: a new report shows 2025-04 to 2026-03). */
@@ -169,13 +169,7 @@ describe(`business reports on ${testEngine}`, () => {
   it('answers can_edit false to a shared_report_only colleague, who may not list or change reports', async () => {
     const { id, secret } = await createFrom(owner, 'team', ['mrr']);
     await app.reports.settled();
-    const signedUp = await signUp(app);
-    // Moved into the owner's account as shared_report_only, then signed in again (a token names its account).
-    await harness.db.kysely.updateTable('users').set({ account_id: owner.user.account_id }).where('id', '=', signedUp.user.id).execute();
-    await makeSharedReportOnly(harness.db, signedUp.user.id);
-    const signedIn = await signIn(app, signedUp.email, signedUp.password);
-    expect(signedIn.statusCode, signedIn.body).toBe(200);
-    const viewer = { ...signedUp, authorization: String(signedIn.headers.authorization) };
+    const viewer = await sharedReportOnlyColleague(app, harness.db, owner);
     expect((await api('GET', `/business_reports/${id}/can_edit`, viewer)).json()).toEqual({ allowed: false });
     expect((await api('GET', `/business_reports/${id}/can_edit`, owner)).json()).toEqual({ allowed: true });
     expect((await bySecret(secret, viewer)).can_edit).toBe(false);

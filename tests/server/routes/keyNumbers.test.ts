@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMonths, dayFromIso, isoFromDay } from '../../../server/metrics/days';
-import { createAuthTestApp, expectSignInRequired, makeSharedReportOnly, signIn, signUp, type AuthTestApp, type SignedUp } from '../auth/support';
+import { createAuthTestApp, expectSignInRequired, sharedReportOnlyColleague, signUp, type AuthTestApp, type SignedUp } from '../auth/support';
 import { testEngine } from '../helpers/database';
 
 /** The key numbers strip over the API (the test clock's today is 2026-03-02: a new report shows 2025-04 to 2026-03). */
@@ -108,13 +108,7 @@ describe(`key numbers on ${testEngine}`, () => {
     expectSignInRequired(await api('POST', '/business_reports/by_secret/key_numbers', undefined, body));
 
     // A shared_report_only colleague reads the strip but may not change it.
-    const signedUp = await signUp(app);
-    // Moved into the owner's account as shared_report_only, then signed in again (a token names its account).
-    await harness.db.kysely.updateTable('users').set({ account_id: owner.user.account_id }).where('id', '=', signedUp.user.id).execute();
-    await makeSharedReportOnly(harness.db, signedUp.user.id);
-    const signedIn = await signIn(app, signedUp.email, signedUp.password);
-    expect(signedIn.statusCode, signedIn.body).toBe(200);
-    const colleague = { ...signedUp, authorization: String(signedIn.headers.authorization) };
+    const colleague = await sharedReportOnlyColleague(app, harness.db, owner);
     expect(await list(secret, colleague)).toEqual([]);
     expect((await api('POST', '/business_reports/by_secret/key_numbers', colleague, body)).statusCode).toBe(403);
     expect(await list(secret, owner)).toEqual([]);
