@@ -79,29 +79,71 @@ export function chartTransitions(machine: AnyStateMachine): ChartTransition[] {
 
 const activeIds = (snapshot: AnyMachineSnapshot) => new Set((snapshot._nodes as StateNode[]).map((n) => n.id));
 
+/** The states a path reaches and the chart transitions it takes (ids and transition keys). */
+function pathCoverage(transitions: ChartTransition[], path: AnyTestPath): { states: Set<string>; transitions: Set<string> } {
+  const reachedStates = new Set<string>();
+  const takenTransitions = new Set<string>();
+  let previous: AnyMachineSnapshot | undefined;
+  for (const step of path.steps) {
+    const after = activeIds(step.state);
+    after.forEach((id) => reachedStates.add(id));
+    if (previous) {
+      const before = activeIds(previous);
+      for (const t of transitions) {
+        if (t.eventType !== step.event.type || !before.has(t.source.id)) continue;
+        if (t.targets.every((target) => after.has(target.id))) takenTransitions.add(t.key);
+      }
+    }
+    previous = step.state;
+  }
+  activeIds(path.state).forEach((id) => reachedStates.add(id));
+  return { states: reachedStates, transitions: takenTransitions };
+}
+
 /** What the generated paths leave out: states never reached and chart transitions never taken. */
 export function coverageGaps(machine: AnyStateMachine, paths: AnyTestPath[]): { states: string[]; transitions: string[] } {
   const reachedStates = new Set<string>();
   const takenTransitions = new Set<string>();
   const transitions = chartTransitions(machine);
   for (const path of paths) {
-    let previous: AnyMachineSnapshot | undefined;
-    for (const step of path.steps) {
-      const after = activeIds(step.state);
-      after.forEach((id) => reachedStates.add(id));
-      if (previous) {
-        const before = activeIds(previous);
-        for (const t of transitions) {
-          if (t.eventType !== step.event.type || !before.has(t.source.id)) continue;
-          if (t.targets.every((target) => after.has(target.id))) takenTransitions.add(t.key);
-        }
-      }
-      previous = step.state;
-    }
-    activeIds(path.state).forEach((id) => reachedStates.add(id));
+    const covered = pathCoverage(transitions, path);
+    covered.states.forEach((id) => reachedStates.add(id));
+    covered.transitions.forEach((key) => takenTransitions.add(key));
   }
   const states = allNodes(machine.root as StateNode)
     .map((n) => n.id)
     .filter((id) => !reachedStates.has(id));
   return { states, transitions: transitions.filter((t) => t.eventType !== '' && !takenTransitions.has(t.key)).map((t) => t.key) };
+}
+
+/**
+ * A few of `paths` that together reach every state and take every transition the whole set
+ * does (greedy: each pick covers the most not yet covered, fewer steps on a tie). The machine
+ * suites walk every generated path against the machine alone, which is cheap; walking them all
+ * through a rendered component costs seconds each, so the component suites walk this cover.
+ */
+export function coveringPaths(machine: AnyStateMachine, paths: AnyTestPath[]): AnyTestPath[] {
+  const transitions = chartTransitions(machine);
+  const items = paths.map((path) => {
+    const covered = pathCoverage(transitions, path);
+    return { path, keys: new Set([...[...covered.states].map((id) => `state:${id}`), ...[...covered.transitions].map((key) => `transition:${key}`)]) };
+  });
+  const wanted = new Set(items.flatMap((item) => [...item.keys]));
+  const chosen: AnyTestPath[] = [];
+  while (wanted.size > 0) {
+    let best: (typeof items)[number] | undefined;
+    let bestGain = 0;
+    for (const item of items) {
+      let gain = 0;
+      item.keys.forEach((key) => wanted.has(key) && (gain += 1));
+      if (gain > bestGain || (gain === bestGain && gain > 0 && best && item.path.steps.length < best.path.steps.length)) {
+        best = item;
+        bestGain = gain;
+      }
+    }
+    if (!best) break;
+    chosen.push(best.path);
+    best.keys.forEach((key) => wanted.delete(key));
+  }
+  return chosen;
 }

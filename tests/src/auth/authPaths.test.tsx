@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { UserEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { AuthSnapshot } from '../../../machines/auth/authMachine';
+import { authMachine, type AuthSnapshot } from '../../../machines/auth/authMachine';
 import { SESSION_EXPIRED_MESSAGE, SIGN_IN_FAILURE_MESSAGE } from '../../../models/auth';
 import { TOKEN_STORAGE_KEY } from '../../../src/api/tokenStore';
 import {
@@ -16,7 +16,7 @@ import {
   REQUESTED_PATH,
 } from '../../machines/auth/authModel';
 import type { AuthExecutors, AuthModelEvent, AuthModelEventType } from '../../machines/auth/authModel';
-import { describePath, generatePaths } from '../../machines/support/modelPaths';
+import { coverageGaps, coveringPaths, describePath, generatePaths } from '../../machines/support/modelPaths';
 import type { AnyTestPath } from '../../machines/support/modelPaths';
 import { renderApp } from '../renderApp';
 import { apiErrors, apiUser, createFakeApi, FAKE_API_TOKEN, signedInAnswer } from '../support/fakeApi';
@@ -271,7 +271,13 @@ async function expectUiOf(walk: Walk, expected: AuthSnapshot) {
   }
 }
 
-const paths = generatePaths(anyAuthTestModel());
+// Every state and transition, through the component: the fewest generated paths that cover
+// them (the machine's own suite walks all of them against the machine alone).
+const paths = coveringPaths(authMachine, generatePaths(anyAuthTestModel()));
+
+it('the walked paths reach every state and take every transition of the machine', () => {
+  expect(coverageGaps(authMachine, paths)).toEqual({ states: [], transitions: [] });
+});
 
 describe('the sign-in area and guards along the auth machine paths', () => {
   it.each(paths.map((path): [string, AnyTestPath] => [describePath(path), path]))('%s', async (_, path) => {

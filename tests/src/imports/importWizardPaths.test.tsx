@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { UserEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
-import type { ImportWizardSnapshot } from '../../../machines/importWizard/importWizardMachine';
+import { importWizardMachine, type ImportWizardSnapshot } from '../../../machines/importWizard/importWizardMachine';
 import { fieldOfColumn, SUBSCRIPTION_CSV_FIELD_LABELS } from '../../../machines/importWizard/mapping';
 import {
   allRecordsImportedMessage,
@@ -27,7 +27,7 @@ import {
   uploadRefusal,
 } from '../../machines/importWizard/importWizardModel';
 import type { ImportWizardExecutors, ImportWizardModelEvent } from '../../machines/importWizard/importWizardModel';
-import { describePath, generatePaths } from '../../machines/support/modelPaths';
+import { coverageGaps, coveringPaths, describePath, generatePaths } from '../../machines/support/modelPaths';
 import type { AnyTestPath } from '../../machines/support/modelPaths';
 import { fullAccessUser, renderWithProviders } from '../renderApp';
 import { apiErrors, createFakeApi } from '../support/fakeApi';
@@ -217,7 +217,13 @@ async function expectUiOf(walk: Walk, expected: ImportWizardSnapshot) {
   });
 }
 
-const paths = generatePaths(anyImportWizardTestModel());
+// Every state and transition, through the component: the fewest generated paths that cover
+// them (the machine's own suite walks all of them against the machine alone).
+const paths = coveringPaths(importWizardMachine, generatePaths(anyImportWizardTestModel()));
+
+it('the walked paths reach every state and take every transition of the machine', () => {
+  expect(coverageGaps(importWizardMachine, paths)).toEqual({ states: [], transitions: [] });
+});
 
 describe('the import page along the import wizard paths', () => {
   it.each(paths.map((path): [string, AnyTestPath] => [describePath(path), path]))('%s', async (_, path) => {

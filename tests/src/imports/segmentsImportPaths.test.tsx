@@ -13,7 +13,7 @@ import {
   STATUS_CHECK_FAILURE_MESSAGE,
   STATUS_LIMIT_MESSAGE,
 } from '../../../machines/segmentsImport/messages';
-import type { SegmentsImportSnapshot } from '../../../machines/segmentsImport/segmentsImportMachine';
+import { segmentsImportMachine, type SegmentsImportSnapshot } from '../../../machines/segmentsImport/segmentsImportMachine';
 import { SegmentsImport } from '../../../src/imports/SegmentsImport';
 import { apiDraftAnswer, apiSegmentsImportView } from '../../machines/segmentsImport/segmentsImportApiAnswers';
 import {
@@ -29,7 +29,7 @@ import {
   uploadRefusal,
 } from '../../machines/segmentsImport/segmentsImportModel';
 import type { SegmentsImportExecutors, SegmentsImportModelEvent } from '../../machines/segmentsImport/segmentsImportModel';
-import { describePath, generatePaths } from '../../machines/support/modelPaths';
+import { coverageGaps, coveringPaths, describePath, generatePaths } from '../../machines/support/modelPaths';
 import type { AnyTestPath } from '../../machines/support/modelPaths';
 import { createFakeLiveChannels } from '../cable/fakeLiveChannels';
 import type { FakeLiveChannels } from '../cable/fakeLiveChannels';
@@ -255,7 +255,13 @@ async function expectUiOf(walk: Walk, expected: SegmentsImportSnapshot) {
   });
 }
 
-const paths = generatePaths(anySegmentsImportTestModel());
+// Every state and transition, through the component: the fewest generated paths that cover
+// them (the machine's own suite walks all of them against the machine alone).
+const paths = coveringPaths(segmentsImportMachine, generatePaths(anySegmentsImportTestModel()));
+
+it('the walked paths reach every state and take every transition of the machine', () => {
+  expect(coverageGaps(segmentsImportMachine, paths)).toEqual({ states: [], transitions: [] });
+});
 
 describe('the attribute values import page along the segments import paths', () => {
   it.each(paths.map((path): [string, AnyTestPath] => [describePath(path), path]))('%s', async (_, path) => {
