@@ -40,6 +40,8 @@ export interface Database {
    * (it holds the engine's lock).
    */
   session<T>(work: (session: Session) => Promise<T>): Promise<T>;
+  /** PGlite only: its whole data directory as an uncompressed tar (for `loadDataDir`). */
+  dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -62,7 +64,12 @@ export type BinaryValue = string | number | readonly string[] | Uint8Array;
 export type DatabaseOptions =
   | { kind: 'postgresql'; url: string; poolSize?: number }
   /** `dataDir` undefined means in memory (tests). */
-  | { kind: 'pglite'; dataDir?: string };
+  | {
+      kind: 'pglite';
+      dataDir?: string;
+      /** Start from this dump of a data directory (`PGlite.dumpDataDir`) instead of an empty cluster (tests start from a migrated one). */
+      loadDataDir?: Blob;
+    };
 
 const INT8 = 20;
 const DATE = 1082;
@@ -169,10 +176,10 @@ export function parseBinaryCopy(bytes: Uint8Array): Uint8Array[] {
 const keepText = (value: string) => value;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.kind === 'postgresql' ? openPostgres(options.url, options.poolSize) : openPGlite(options.dataDir);
+  return options.kind === 'postgresql' ? openPostgres(options.url, options.poolSize) : openPGlite(options.dataDir, options.loadDataDir);
 }
 
-async function openPGlite(dataDir: string | undefined): Promise<Database> {
+async function openPGlite(dataDir: string | undefined, loadDataDir: Blob | undefined): Promise<Database> {
   const unlock = dataDir ? lockDataDir(dataDir) : () => {};
   let pglite: PGlite;
   try {
@@ -180,6 +187,7 @@ async function openPGlite(dataDir: string | undefined): Promise<Database> {
     const { PGlite } = await import('@electric-sql/pglite');
     pglite = await PGlite.create({
       ...(dataDir ? { dataDir } : {}),
+      ...(loadDataDir ? { loadDataDir } : {}),
       parsers: { [INT8]: parseInt8, [DATE]: keepText, [NUMERIC]: keepText },
     });
   } catch (error) {
@@ -234,6 +242,7 @@ async function openPGlite(dataDir: string | undefined): Promise<Database> {
           return result.blob ? parseBinaryCopy(new Uint8Array(await result.blob.arrayBuffer())) : [];
         },
       }),
+    dumpDataDir: () => lock.run(() => pglite.dumpDataDir('none')),
     close: async () => {
       if (closed) return;
       closed = true;

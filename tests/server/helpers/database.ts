@@ -1,4 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../../server/db/database';
 import { migrateToLatest } from '../../../server/db/migrate';
@@ -12,6 +14,43 @@ export const testEngine: 'pglite' | 'postgresql' = process.env.DATABASE_URL ? 'p
 export interface TestDatabase extends Database {
   /** Connection URL of the throwaway PostgreSQL database (undefined on PGlite). */
   readonly url: string | undefined;
+}
+
+const root = path.resolve(import.meta.dirname, '../../..');
+
+/** What a migrated cluster is made of: the migrations and the engine's version. */
+function migrationsKey(): string {
+  const hash = createHash('sha256');
+  const migrations = path.join(root, 'server/db/migrations');
+  for (const name of readdirSync(migrations).sort()) hash.update(name).update(readFileSync(path.join(migrations, name)));
+  hash.update(readFileSync(path.join(root, 'server/db/migrate.ts')));
+  hash.update(readFileSync(path.join(root, 'node_modules/@electric-sql/pglite/package.json')));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * A dump of a freshly migrated PGlite cluster, made once per change of the migrations and
+ * kept in `.tmp/` (several test processes may make it at once: each writes its own file and
+ * renames it into place). Every server test file starts one or more databases; starting from
+ * the dump skips initdb and the migrations, seconds per database on this machine. The
+ * migrations themselves are still run on each (a no-op) and tested from empty by their own test.
+ */
+async function migratedPGliteDump(): Promise<Blob> {
+  const file = path.join(root, '.tmp/pglite-template', `${migrationsKey()}.tar`);
+  try {
+    return new Blob([readFileSync(file)]);
+  } catch {
+    const db = await openDatabase({ kind: 'pglite' });
+    await migrateToLatest(db.kysely);
+    const dump = await db.dumpDataDir?.();
+    await db.close();
+    if (!dump) throw new Error('PGlite could not dump its data directory');
+    mkdirSync(path.dirname(file), { recursive: true });
+    const partial = `${file}.${process.pid}.partial`;
+    writeFileSync(partial, new Uint8Array(await dump.arrayBuffer()));
+    renameSync(partial, file);
+    return dump;
+  }
 }
 
 /** A fresh, empty, migrated database; `close()` drops it. */
@@ -36,6 +75,8 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
       await client.query(`drop database if exists ${name} with (force)`);
       await client.end();
     };
+  } else if (options.migrate !== false) {
+    db = await openDatabase({ kind: 'pglite', loadDataDir: await migratedPGliteDump() });
   } else {
     db = await openDatabase({ kind: 'pglite' });
   }
