@@ -9,6 +9,7 @@ import * as bumpOnce from './migrations/0007_bump_once';
 import * as bulkImportWrites from './migrations/0008_bulk_import_writes';
 import * as reportFreshness from './migrations/0009_report_freshness';
 import * as reportRevision from './migrations/0010_report_revision';
+import * as reportSuccessors from './migrations/0011_report_successors';
 import type { DB } from './schema';
 
 /**
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '0008_bulk_import_writes': bulkImportWrites,
   '0009_report_freshness': reportFreshness,
   '0010_report_revision': reportRevision,
+  '0011_report_successors': reportSuccessors,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

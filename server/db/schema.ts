@@ -489,6 +489,12 @@ export interface BusinessReportsTable {
   computed_data_version: ColumnType<number | null, number | null | undefined, number | null>;
   /** Raised by triggers with every write to the report and its settings, sections, segments and key numbers (0010). */
   revision: Generated<number>;
+  /** The report a scheduled successor was made from; unique per account (0011). */
+  predecessor_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When its scheduled successor was made (0011). */
+  succeeded_at: NullableTimestamp;
+  /** UTC day ('YYYY-MM-DD') of its last daily automatic refresh (0011). */
+  auto_refreshed_on: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
 }
