@@ -2,6 +2,8 @@ import type { Database } from '../db/database';
 import { INVALIDATE_ALL, METRICS_INVALIDATE_CHANNEL } from '../metrics/service';
 import { importJobHandler, SUBSCRIPTION_IMPORT_JOB, type SubscriptionImportJob } from '../imports/plugin';
 import { refreshRatesFromEcb } from '../rates/ecbFeed';
+import { registerExportWorkers } from '../reports/exports/workers';
+import { registerReportSchedules } from '../reports/schedules';
 import type { JobQueue } from './queue';
 
 export interface WorkerSettings {
@@ -25,6 +27,8 @@ const RATES_REFRESH_CRON = '30 16 * * 1-5';
 export async function registerWorkers(queue: JobQueue, db: Database, settings: WorkerSettings, log: Log): Promise<void> {
   // Someone is watching an import's progress: it is taken within half a second (pg-boss's shortest poll).
   await queue.work<SubscriptionImportJob>(SUBSCRIPTION_IMPORT_JOB, importJobHandler(db, log), { pollingIntervalSeconds: 0.5 });
+  await registerExportWorkers(queue, db, log);
+  await registerReportSchedules(queue, db, log);
   const feedUrl = settings.ecbFeedUrl;
   if (feedUrl) {
     await queue.work(JOBS.refreshRates, async () => {

@@ -1,0 +1,285 @@
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
+import { sql } from 'kysely';
+import { authOf } from '../auth/plugin';
+import { BEARER, errorResponses } from '../auth/schemas';
+import type { CustomerLink, PaymentVersionItem } from '../db/schema';
+import { ApiError } from '../http/errors';
+import { createConverter, MissingExchangeRateError } from '../metrics/currency';
+import { dayFromIso } from '../metrics/days';
+import { resolveMetricsSettings } from '../metrics/settings';
+import { mustBeKnownCurrency } from '../reports/reports';
+import { CUSTOMER_NOT_FOUND } from './customerMetrics';
+
+/**
+ * The customer details drawer's reads (first spec document 3 "Customer", 7; second document
+ * 2 "Customer details drawer"): `GET /customers/{id}`, `GET /customers/{id}/timeline` (its
+ * payments, newest or oldest first, at most `limit`) and `POST /customer/show_batch` (the
+ * children, 100 ids a call). For the full users of the customer's account; another account's
+ * customer is 404. Changing customers (merge, parent, exclude, delete) is not here.
+ */
+
+/** Payments a timeline answers when no limit is asked for (spec: timeline limit defaults to 100). */
+export const TIMELINE_DEFAULT_LIMIT = 100;
+export const TIMELINE_MAX_LIMIT = 10_000;
+/** Ids one show_batch call takes (spec: children are fetched in batches of 100). */
+export const SHOW_BATCH_MAX_IDS = 100;
+
+const CustomerSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  public_id: Type.Union([Type.String(), Type.Null()], { description: 'Its id in the source system (CSV customer_id, payment provider)' }),
+  parent_id: Type.Union([Type.String(), Type.Null()]),
+  children_ids: Type.Array(Type.String()),
+  include_in_calculations_by_default: Type.Boolean(),
+  deleted: Type.Boolean(),
+  segments: Type.Array(
+    Type.Object({
+      segment: Type.Object({ id: Type.String(), name: Type.String(), time_sensitive: Type.Boolean() }),
+      value: Type.Union([Type.String(), Type.Null()], { description: 'The value now (a time-sensitive segment: of the current month)' }),
+    }),
+  ),
+  links: Type.Array(Type.Object({ external_system: Type.String(), url: Type.String() })),
+  metrics: Type.Array(
+    Type.Object({
+      kind: Type.Union([Type.Literal('mrr'), Type.Literal('total')]),
+      value: Type.Number({ description: 'Minor units of `currency`: mrr today, total = recurring and one-time revenue to date; the customer with its descendants' }),
+    }),
+  ),
+  currency: Type.String({ description: 'The currency of `metrics` (the account’s)' }),
+  added_at: Type.String({ format: 'date-time' }),
+});
+type Customer = Static<typeof CustomerSchema>;
+
+const ItemTypeSchema = Type.Union([Type.Literal('recurring'), Type.Literal('metered'), Type.Literal('one_time'), Type.Literal('freemium')]);
+const PaymentSchema = Type.Object({
+  id: Type.String(),
+  customer_id: Type.String(),
+  started_at: Type.String({ description: 'YYYY-MM-DD' }),
+  ended_at: Type.String({ description: 'YYYY-MM-DD' }),
+  duration_in_months: Type.Integer(),
+  total_value: Type.Number({ description: 'Minor units of `currency` (converted at the rates of its start day)' }),
+  monthly_amount: Type.Number({ description: 'total_value / duration_in_months' }),
+  currency: Type.String(),
+  original_currency: Type.String(),
+  original_total_value: Type.Number({ description: 'Minor units of `original_currency`' }),
+  invoice_number: Type.Union([Type.String(), Type.Null()]),
+  items: Type.Array(Type.Object({ product_key: Type.String(), type: ItemTypeSchema, quantity: Type.Number() })),
+});
+
+const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+
+export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const db = app.db.kysely;
+
+  /** The customers of these ids in the account (in the order asked; unknown ids left out). */
+  async function customers(accountId: string, ids: readonly string[]): Promise<Customer[]> {
+    if (ids.length === 0) return [];
+    const rows = await db
+      .selectFrom('customers')
+      .select(['id', 'name', 'public_id', 'parent_id', 'include_in_calculations_by_default', 'deleted_at', 'links', 'added_at'])
+      .where('account_id', '=', accountId)
+      .where('id', 'in', ids)
+      .execute();
+    if (rows.length === 0) return [];
+    const found = rows.map((row) => row.id);
+    const children = await db
+      .selectFrom('customers')
+      .select(['id', 'parent_id'])
+      .where('account_id', '=', accountId)
+      .where('parent_id', 'in', found)
+      .where('deleted_at', 'is', null)
+      .orderBy('name')
+      .orderBy('id')
+      .execute();
+    const now = app.now();
+    const month = now.getUTCFullYear() * 12 + now.getUTCMonth();
+    // The value of each segment now: the latest row not after this month (a time-sensitive
+    // value holds from its month on); a value set only for later months counts for a segment
+    // that is not time sensitive.
+    const values = await db
+      .selectFrom('customer_segment_values as v')
+      .innerJoin('customer_segments as s', (join) => join.onRef('s.account_id', '=', 'v.account_id').onRef('s.id', '=', 'v.segment_id'))
+      .select(['v.customer_id', 'v.value', 'v.year', 'v.month', 's.id', 's.name', 's.time_sensitive'])
+      .where('v.account_id', '=', accountId)
+      .where('v.customer_id', 'in', found)
+      .orderBy('s.name')
+      .orderBy('s.id')
+      .orderBy(sql`v.year * 12 + v.month - 1 <= ${month}`, 'desc')
+      .orderBy('v.year', 'desc')
+      .orderBy('v.month', 'desc')
+      .execute();
+    const segments = new Map<string, Customer['segments']>();
+    for (const value of values) {
+      const list = segments.get(value.customer_id) ?? [];
+      if (list.some((entry) => entry.segment.id === value.id)) continue;
+      if (value.time_sensitive && value.year * 12 + value.month - 1 > month) continue;
+      list.push({ segment: { id: value.id, name: value.name, time_sensitive: value.time_sensitive }, value: value.value });
+      segments.set(value.customer_id, list);
+    }
+    const snapshot = await app.metrics.getSnapshot(accountId);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const out: Customer[] = [];
+    for (const id of new Set(ids)) {
+      const row = byId.get(id);
+      if (!row) continue;
+      const metrics = await app.metrics.customerMetrics(accountId, id);
+      out.push({
+        id: row.id,
+        name: row.name,
+        public_id: row.public_id,
+        parent_id: row.parent_id,
+        children_ids: children.filter((child) => child.parent_id === id).map((child) => child.id),
+        include_in_calculations_by_default: row.include_in_calculations_by_default,
+        deleted: row.deleted_at !== null,
+        segments: segments.get(id) ?? [],
+        links: (row.links as CustomerLink[] | null) ?? [],
+        metrics: metrics
+          ? [
+              { kind: 'mrr', value: metrics.mrr },
+              { kind: 'total', value: metrics.accrued_total + metrics.one_time_accrued_total },
+            ]
+          : [],
+        currency: metrics?.currency ?? snapshot.account.currency,
+        added_at: row.added_at.toISOString(),
+      });
+    }
+    return out;
+  }
+
+  app.get(
+    '/customers/:id',
+    {
+      onRequest: app.requireFullUser,
+      schema: {
+        tags: ['customers'],
+        operationId: 'getCustomer',
+        summary: 'A customer: parent, children, segments, links and its MRR and total',
+        security: BEARER,
+        params: IdParams,
+        response: { 200: CustomerSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const [customer] = await customers(authOf(request).accountId, [request.params.id]);
+      if (!customer) throw ApiError.of(404, CUSTOMER_NOT_FOUND);
+      return customer;
+    },
+  );
+
+  app.post(
+    '/customer/show_batch',
+    {
+      onRequest: app.requireFullUser,
+      schema: {
+        tags: ['customers'],
+        operationId: 'showCustomerBatch',
+        summary: 'Several customers at once (the drawer’s children list), in the order asked; ids not of the account are left out',
+        security: BEARER,
+        body: Type.Object({ ids: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: SHOW_BATCH_MAX_IDS }) }),
+        response: { 200: Type.Object({ items: Type.Array(CustomerSchema) }), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => ({ items: await customers(authOf(request).accountId, request.body.ids) }),
+  );
+
+  app.get(
+    '/customers/:id/timeline',
+    {
+      onRequest: app.requireFullUser,
+      schema: {
+        tags: ['customers'],
+        operationId: 'getCustomerTimeline',
+        summary: 'A customer’s payments by start date (not its children’s; deleted ones left out)',
+        security: BEARER,
+        params: IdParams,
+        querystring: Type.Object({
+          currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3}$', description: 'Amounts in this currency; default the account’s' })),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: TIMELINE_MAX_LIMIT, description: `At most this many payments (default ${TIMELINE_DEFAULT_LIMIT})` })),
+          sort_by: Type.Optional(Type.Union([Type.Literal('started_at:asc'), Type.Literal('started_at:desc')], { description: 'Default started_at:desc' })),
+        }),
+        response: {
+          200: Type.Object({ items: Type.Array(PaymentSchema), limit: Type.Integer({ description: 'The limit applied: as many items as this means there may be more' }) }),
+          ...errorResponses(400, 401, 403, 404, 422),
+        },
+      },
+    },
+    async (request) => {
+      const { accountId } = authOf(request);
+      const { id } = request.params;
+      const limit = request.query.limit ?? TIMELINE_DEFAULT_LIMIT;
+      const direction = request.query.sort_by === 'started_at:asc' ? 'asc' : 'desc';
+      const customer = await db.selectFrom('customers').select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+      if (!customer) throw ApiError.of(404, CUSTOMER_NOT_FOUND);
+      const payments = await db
+        .selectFrom('payments')
+        .select(['id', 'customer_id', 'started_at', 'ended_at', 'duration_in_months', 'total_value', 'currency', 'invoice_number'])
+        .where('account_id', '=', accountId)
+        .where('customer_id', '=', id)
+        .where('deleted_at', 'is', null)
+        .orderBy('started_at', direction)
+        .orderBy('id', direction)
+        .limit(limit)
+        .execute();
+      const items = await db
+        .selectFrom('payment_items')
+        .select(['payment_id', 'product_key', 'type', 'quantity'])
+        .where('account_id', '=', accountId)
+        .where(
+          'payment_id',
+          'in',
+          payments.length > 0 ? payments.map((p) => p.id) : [''],
+        )
+        .orderBy('payment_id')
+        .orderBy('position')
+        .execute();
+      const convert = await converterTo(accountId, request.query.currency?.toUpperCase());
+      try {
+        return {
+          limit,
+          items: payments.map((payment) => {
+            const started = String(payment.started_at);
+            const total = convert.value(payment.total_value, payment.currency, started);
+            return {
+              id: payment.id,
+              customer_id: payment.customer_id,
+              started_at: started,
+              ended_at: String(payment.ended_at),
+              duration_in_months: payment.duration_in_months,
+              total_value: total,
+              monthly_amount: payment.duration_in_months > 0 ? total / payment.duration_in_months : total,
+              currency: convert.currency,
+              original_currency: payment.currency,
+              original_total_value: Number(payment.total_value),
+              invoice_number: payment.invoice_number,
+              items: items.filter((item) => item.payment_id === payment.id).map((item): PaymentVersionItem => ({ product_key: item.product_key, type: item.type, quantity: Number(item.quantity) })),
+            };
+          }),
+        };
+      } catch (error) {
+        if (error instanceof MissingExchangeRateError) throw ApiError.of(422, error.message, '/querystring/currency');
+        throw error;
+      }
+    },
+  );
+
+  /** Converts a payment's total into `currency` (default the account's) at the rates of its start day, as reports do by default. */
+  async function converterTo(accountId: string, currency: string | undefined) {
+    if (currency) await mustBeKnownCurrency(db, currency);
+    const snapshot = await app.metrics.getSnapshot(accountId, { currencies: [currency] });
+    const settings = resolveMetricsSettings(snapshot.account, { currency: currency ?? null });
+    const target = settings.reportCurrency;
+    let converter: ReturnType<typeof createConverter> | null = null;
+    return {
+      currency: target,
+      value(amount: number, from: string, startedAt: string): number {
+        const value = Number(amount);
+        if (from === target) return value;
+        const k = snapshot.currencies.index.get(from);
+        if (k === undefined) throw new MissingExchangeRateError(from, startedAt, 'ECB');
+        converter ??= createConverter(snapshot, settings);
+        const day = dayFromIso(startedAt);
+        return Math.round(value * converter.factor(k, converter.rateDay(day, day)));
+      },
+    };
+  }
+};
