@@ -5,6 +5,7 @@ import { importWizardModelEntry } from './importWizard/importWizardModel';
 import { liveConnectionModelEntry } from './liveConnection/liveConnectionModel';
 import { recalculationModelEntry } from './recalculation/recalculationModel';
 import { segmentsImportModelEntry } from './segmentsImport/segmentsImportModel';
+import { sectionExportModelEntry } from './sectionExport/sectionExportModel';
 import type { MachineModelEntry } from './support/modelPaths';
 
 /**
@@ -18,4 +19,5 @@ export const machineModels: MachineModelEntry[] = [
   segmentsImportModelEntry,
   recalculationModelEntry,
   liveConnectionModelEntry,
+  sectionExportModelEntry,
 ];

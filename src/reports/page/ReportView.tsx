@@ -13,8 +13,14 @@ import { toastError } from '../../notifications/toast';
 import { EditableText } from './EditableText';
 import { RangePicker, RANGE_UPDATE_FAILURE } from './RangePicker';
 import { ReportCallouts } from './ReportCallouts';
+import { ReportComments } from '../comments/ReportComments';
+import { KeyNumbersProvider } from '../keyNumbers/KeyNumbersContext';
+import { KeyNumbersStrip } from '../keyNumbers/KeyNumbersStrip';
 import { saveDemoEdit } from './demoEdits';
 import { SectionCard } from './SectionCard';
+import { ReportDetails } from '../details';
+import { AddChartDialog } from './sections/AddChartDialog';
+import { useSectionEditing } from './sections/useSectionEditing';
 import type { ReportServices, ReportSettings, ReportUpdate, ReportView as Report } from './reportApi';
 import { SettingsPopover, SETTING_UPDATE_FAILURE } from './SettingsPopover';
 
@@ -76,6 +82,11 @@ export function ReportBody({ report: loaded, services, reload, today, demo = fal
   const staleCallout = useSelector(actor, showsStaleCallout);
   const refreshButton = useSelector(actor, showsRefreshButton);
   const pending = useSelector(actor, (snapshot) => snapshot.context.pendingSections);
+
+  // Section editing (src/reports/page/sections): definitions, section actions, 'Add chart'.
+  const recalculationStarted = useCallback(() => actor.send({ type: 'recalculation.settingsChanged' }), [actor]);
+  const sectionEditing = useSectionEditing({ report, setReport, reload, recalculationStarted, canEdit });
+  const [addingChart, setAddingChart] = useState(false);
 
   // The live channel's connection: after a drop, the report is read again (what was missed).
   const connectionLogic = useMemo(() => liveConnectionMachine.provide({ actions: { resync: () => void reload() } }), [reload]);
@@ -161,158 +172,171 @@ export function ReportBody({ report: loaded, services, reload, today, demo = fal
   const currentMonth = showsCurrentMonth(report.period, today);
 
   return (
-    <Stack gap="lg">
-      <Stack gap={4}>
-        <EditableText value={report.title} placeholder="Untitled report" label="Title" editable={canEdit || demo} onSave={(title) => saveReport({ title })}>
-          {(title) => <Title order={1}>{title || 'Untitled report'}</Title>}
-        </EditableText>
-        <EditableText value={report.summary} placeholder="Add a summary" label="Summary" editable={canEdit || demo} multiline onSave={(summary) => saveReport({ summary })}>
-          {(summary) => (
-            <Text c="dimmed" style={{ whiteSpace: 'pre-wrap' }}>
-              {summary}
-            </Text>
-          )}
-        </EditableText>
-        <Group gap="xs">
-          {report.owner && (
-            <Text size="sm" c="dimmed">
-              By {report.owner.name}
-            </Text>
-          )}
-          {report.tags.map((tag) => (
-            <Badge key={tag} variant="light" size="sm">
-              {tag}
-            </Badge>
-          ))}
-        </Group>
-      </Stack>
-
-      <Paper withBorder p="sm" radius="md">
-        <Group justify="space-between" gap="sm">
+    <KeyNumbersProvider secret={report.secret} canEdit={canEdit} demo={demo}>
+      <Stack gap="lg">
+        <Stack gap={4}>
+          <EditableText value={report.title} placeholder="Untitled report" label="Title" editable={canEdit || demo} onSave={(title) => saveReport({ title })}>
+            {(title) => <Title order={1}>{title || 'Untitled report'}</Title>}
+          </EditableText>
+          <EditableText value={report.summary} placeholder="Add a summary" label="Summary" editable={canEdit || demo} multiline onSave={(summary) => saveReport({ summary })}>
+            {(summary) => (
+              <Text c="dimmed" style={{ whiteSpace: 'pre-wrap' }}>
+                {summary}
+              </Text>
+            )}
+          </EditableText>
           <Group gap="xs">
-            {canEdit && (
-              <>
-                <Tooltip label="Add chart: coming with section editing">
-                  <Button variant="default" leftSection={<IconPlus size={16} />} disabled>
+            {report.owner && (
+              <Text size="sm" c="dimmed">
+                By {report.owner.name}
+              </Text>
+            )}
+            {report.tags.map((tag) => (
+              <Badge key={tag} variant="light" size="sm">
+                {tag}
+              </Badge>
+            ))}
+          </Group>
+        </Stack>
+
+        <Paper withBorder p="sm" radius="md">
+          <Group justify="space-between" gap="sm">
+            <Group gap="xs">
+              {canEdit && (
+                <>
+                  <Button variant="default" leftSection={<IconPlus size={16} />} onClick={() => setAddingChart(true)} disabled={sectionEditing.definitions === 'failed'}>
                     Add chart
                   </Button>
-                </Tooltip>
-                <Button leftSection={<IconRefresh size={16} />} onClick={() => actor.send({ type: 'recalculation.refresh' })} loading={refreshing} disabled={disabled}>
-                  Recalculate
+                  <Button leftSection={<IconRefresh size={16} />} onClick={() => actor.send({ type: 'recalculation.refresh' })} loading={refreshing} disabled={disabled}>
+                    Recalculate
+                  </Button>
+                </>
+              )}
+              <Tooltip label="Presentation mode: coming soon">
+                <Button variant="default" leftSection={<IconPresentation size={16} />} disabled>
+                  Present
                 </Button>
-              </>
-            )}
-            <Tooltip label="Presentation mode: coming soon">
-              <Button variant="default" leftSection={<IconPresentation size={16} />} disabled>
-                Present
-              </Button>
-            </Tooltip>
-            {canEdit && (
-              <>
-                <Tooltip label="Report views: coming soon">
-                  <Button variant="default" leftSection={<IconAdjustmentsHorizontal size={16} />} disabled>
-                    Create view
-                  </Button>
-                </Tooltip>
-                <Tooltip label="Share links: coming soon">
-                  <Button variant="default" leftSection={<IconShare size={16} />} disabled>
-                    Share
-                  </Button>
-                </Tooltip>
-              </>
-            )}
-          </Group>
-          <Group gap="xs">
-            <FreshnessBadge recalculating={recalculating} stale={report.freshness_status === 'stale'} />
-            {canEdit && <LiveBadge live={live} lost={connectionLost} />}
-            <Text size="sm" c="dimmed">
-              {refreshedLabel(report.refreshed_at)}
-            </Text>
-            {canEdit && (
-              <Select
-                aria-label="Report currency"
-                w={100}
-                data={currencies.length > 0 ? currencies : [report.currency]}
-                value={report.currency}
-                searchable
-                allowDeselect={false}
-                disabled={disabled}
-                onChange={(currency) => currency && currency !== report.currency && void saveSettings({ currency }, CURRENCY_UPDATE_FAILURE)}
-              />
-            )}
-            {canEdit ? (
-              <RangePicker
-                period={report.period}
-                today={today}
-                disabled={disabled}
-                onSave={async (period) => {
-                  try {
-                    await services.updateReport(report.id, { period }, RANGE_UPDATE_FAILURE);
-                  } catch (error) {
-                    // A rule the server enforces says which; anything else is the spec's message.
-                    toastError(error instanceof Error && error.message ? error.message : RANGE_UPDATE_FAILURE);
-                    throw error;
-                  }
-                  setReport((current) => ({ ...current, period }));
-                  actor.send({ type: 'recalculation.settingsChanged' });
-                }}
-              />
-            ) : null}
-            {canEdit && <SettingsPopover settings={report.settings} showsCurrentMonth={currentMonth} onChange={(change) => void saveSettings(change, SETTING_UPDATE_FAILURE)} />}
-            <Tooltip label="Filters: coming soon">
-              <Button variant="default" leftSection={<IconFilter size={16} />} disabled>
-                Filter
-              </Button>
-            </Tooltip>
-          </Group>
-        </Group>
-      </Paper>
-
-      {demo && (
-        <Alert variant="light" color="brand" icon={<IconPresentation size={18} />} title="A demo report">
-          Built from a made-up subscription business. Explore it freely: the changes you make to its title and summary stay in this browser.
-        </Alert>
-      )}
-
-      <ReportCallouts
-        noFinanceData={noFinanceData}
-        recalculating={recalculatingWarning}
-        stale={staleCallout}
-        canRefresh={refreshButton}
-        refreshing={refreshing}
-        onRefresh={() => actor.send({ type: 'recalculation.refresh' })}
-      />
-
-      {report.sections.length === 0 ? (
-        <Card withBorder padding="xl" radius="md">
-          <Text ta="center" c="dimmed">
-            This report has no charts yet.
-          </Text>
-        </Card>
-      ) : (
-        <>
-          <Box component="nav" aria-label="Contents">
-            <Group gap="xs">
-              {report.sections.map((section) => (
-                <Anchor key={section.id} href={`#section-${section.id}`} size="sm">
-                  {section.title}
-                </Anchor>
-              ))}
+              </Tooltip>
+              {canEdit && (
+                <>
+                  <Tooltip label="Report views: coming soon">
+                    <Button variant="default" leftSection={<IconAdjustmentsHorizontal size={16} />} disabled>
+                      Create view
+                    </Button>
+                  </Tooltip>
+                  <Tooltip label="Share links: coming soon">
+                    <Button variant="default" leftSection={<IconShare size={16} />} disabled>
+                      Share
+                    </Button>
+                  </Tooltip>
+                </>
+              )}
             </Group>
-          </Box>
-          <Stack gap="lg">
-            {report.sections.map((section) => (
-              <SectionCard
-                key={section.id}
-                section={section}
-                displayQuarters={report.settings.display_quarters}
-                recalculating={recalculating && (pending.includes(section.id) || section.recalculation_status === 'recalculating')}
-              />
-            ))}
-          </Stack>
-        </>
-      )}
-    </Stack>
+            <Group gap="xs">
+              <FreshnessBadge recalculating={recalculating} stale={report.freshness_status === 'stale'} />
+              {canEdit && <LiveBadge live={live} lost={connectionLost} />}
+              <Text size="sm" c="dimmed">
+                {refreshedLabel(report.refreshed_at)}
+              </Text>
+              {canEdit && (
+                <Select
+                  aria-label="Report currency"
+                  w={100}
+                  data={currencies.length > 0 ? currencies : [report.currency]}
+                  value={report.currency}
+                  searchable
+                  allowDeselect={false}
+                  disabled={disabled}
+                  onChange={(currency) => currency && currency !== report.currency && void saveSettings({ currency }, CURRENCY_UPDATE_FAILURE)}
+                />
+              )}
+              {canEdit ? (
+                <RangePicker
+                  period={report.period}
+                  today={today}
+                  disabled={disabled}
+                  onSave={async (period) => {
+                    try {
+                      await services.updateReport(report.id, { period }, RANGE_UPDATE_FAILURE);
+                    } catch (error) {
+                      // A rule the server enforces says which; anything else is the spec's message.
+                      toastError(error instanceof Error && error.message ? error.message : RANGE_UPDATE_FAILURE);
+                      throw error;
+                    }
+                    setReport((current) => ({ ...current, period }));
+                    actor.send({ type: 'recalculation.settingsChanged' });
+                  }}
+                />
+              ) : null}
+              {canEdit && <SettingsPopover settings={report.settings} showsCurrentMonth={currentMonth} onChange={(change) => void saveSettings(change, SETTING_UPDATE_FAILURE)} />}
+              <Tooltip label="Filters: coming soon">
+                <Button variant="default" leftSection={<IconFilter size={16} />} disabled>
+                  Filter
+                </Button>
+              </Tooltip>
+            </Group>
+          </Group>
+        </Paper>
+
+        {demo && (
+          <Alert variant="light" color="brand" icon={<IconPresentation size={18} />} title="A demo report">
+            Built from a made-up subscription business. Explore it freely: the changes you make to its title and summary stay in this browser.
+          </Alert>
+        )}
+
+        <ReportCallouts
+          noFinanceData={noFinanceData}
+          recalculating={recalculatingWarning}
+          stale={staleCallout}
+          canRefresh={refreshButton}
+          refreshing={refreshing}
+          onRefresh={() => actor.send({ type: 'recalculation.refresh' })}
+        />
+
+        <KeyNumbersStrip sections={report.sections} currency={report.currency} />
+
+        {report.sections.length === 0 ? (
+          <Card withBorder padding="xl" radius="md">
+            <Text ta="center" c="dimmed">
+              This report has no charts yet.
+            </Text>
+          </Card>
+        ) : (
+          <>
+            <Box component="nav" aria-label="Contents">
+              <Group gap="xs">
+                {report.sections.map((section) => (
+                  <Anchor key={section.id} href={`#section-${section.id}`} size="sm">
+                    {section.title}
+                  </Anchor>
+                ))}
+              </Group>
+            </Box>
+            <ReportDetails report={report} demo={demo}>
+              <Stack gap="lg">
+                {report.sections.map((section, index) => (
+                  <SectionCard
+                    key={section.id}
+                    section={section}
+                    displayQuarters={report.settings.display_quarters}
+                    recalculating={recalculating && (pending.includes(section.id) || section.recalculation_status === 'recalculating')}
+                    canEdit={canEdit}
+                    first={index === 0}
+                    last={index === report.sections.length - 1}
+                    definition={sectionEditing.definitionOf(section.definition_id)}
+                    actions={sectionEditing.actions}
+                  />
+                ))}
+              </Stack>
+            </ReportDetails>
+          </>
+        )}
+
+        {canEdit && <AddChartDialog opened={addingChart} onClose={() => setAddingChart(false)} definitions={sectionEditing.definitions} onAdd={sectionEditing.addCharts} />}
+
+        <ReportComments reportId={report.id} accountId={report.account_id} demo={demo} />
+      </Stack>
+    </KeyNumbersProvider>
   );
 }
 

@@ -1,8 +1,12 @@
-import { Card, Group, Loader, Select, Skeleton, Text, Title } from '@mantine/core';
+import { Card, Group, Loader, Select, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import { CHART_HEIGHT_PX } from '../../../models/constants';
 import { SectionChart, SectionErrorBoundary, segmentToShow } from '../charts';
+import { useSectionPointClick } from '../details';
 import type { ReportSection } from './reportApi';
+import { EditableText } from './EditableText';
+import { SectionEditor, type SectionActions } from './sections/SectionEditor';
+import type { SectionDefinition } from './sections/sectionsApi';
 
 /**
  * How far outside the viewport a section prepares its chart: one viewport height above and
@@ -103,6 +107,13 @@ interface SectionCardProps {
   displayQuarters: boolean;
   /** A spinner until the section's update arrives (the recalculation machine's pending sections). */
   recalculating: boolean;
+  /** Editing (the report's editors): the menu, and the title and description edited in place. */
+  canEdit?: boolean;
+  /** First or last on the page (moving up or down is disabled there). */
+  first?: boolean;
+  last?: boolean;
+  definition?: SectionDefinition | undefined;
+  actions?: SectionActions;
 }
 
 /**
@@ -112,8 +123,9 @@ interface SectionCardProps {
  * put). `data-chart-state` says 'pending' until the chart, table or empty state is on screen,
  * then 'drawn' (the report bench and e2e tests wait on it).
  */
-export const SectionCard = memo(function SectionCard({ section, displayQuarters, recalculating }: SectionCardProps) {
+export const SectionCard = memo(function SectionCard({ section, displayQuarters, recalculating, canEdit = false, first = false, last = false, definition, actions }: SectionCardProps) {
   const [ref, near] = useNearViewport<HTMLElement>();
+  const onPointClick = useSectionPointClick();
   const [drawn, setDrawn] = useState(false);
   const onDrawn = useCallback(() => setDrawn(true), []);
   const [segmentId, setSegmentId] = useState<string | null>(null);
@@ -127,10 +139,25 @@ export const SectionCard = memo(function SectionCard({ section, displayQuarters,
 
   return (
     <Card ref={ref} withBorder radius="md" padding="lg" id={`section-${section.id}`} component="section" aria-label={section.title} data-chart-state={drawn ? 'drawn' : 'pending'}>
-      <Group justify="space-between" mb="sm" wrap="nowrap">
-        <Title order={2} size="h4">
-          {section.title}
-        </Title>
+      <Group justify="space-between" mb="sm" wrap="nowrap" align="flex-start">
+        <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
+          <EditableText value={section.title} placeholder="Untitled chart" label="Section title" editable={canEdit && !!actions} onSave={(title) => actions?.saveText(section.id, { title }) ?? Promise.resolve()}>
+            {(title) => (
+              <Title order={2} size="h4">
+                {title}
+              </Title>
+            )}
+          </EditableText>
+          <EditableText value={section.summary} placeholder="Add a description" label="Section description" editable={canEdit && !!actions} multiline onSave={(summary) => actions?.saveText(section.id, { summary }) ?? Promise.resolve()}>
+            {(summary) =>
+              summary ? (
+                <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-wrap' }}>
+                  {summary}
+                </Text>
+              ) : null
+            }
+          </EditableText>
+        </Stack>
         <Group gap="xs" wrap="nowrap">
           {segments.length > 1 && section.data_type !== 'cohort' && (
             <Select
@@ -144,6 +171,7 @@ export const SectionCard = memo(function SectionCard({ section, displayQuarters,
             />
           )}
           {recalculating && <Loader size="sm" aria-label={`Recalculating ${section.title}`} />}
+          {canEdit && actions && <SectionEditor section={section} segmentId={chosen} first={first} last={last} definition={definition} actions={actions} />}
         </Group>
       </Group>
       {failed ? (
@@ -152,7 +180,7 @@ export const SectionCard = memo(function SectionCard({ section, displayQuarters,
         </Text>
       ) : near ? (
         <SectionErrorBoundary>
-          <SectionChart section={section} displayQuarters={displayQuarters} onDrawn={onDrawn} {...(chosen ? { segmentId: chosen } : {})} />
+          <SectionChart section={section} displayQuarters={displayQuarters} onDrawn={onDrawn} onPointClick={onPointClick} {...(chosen ? { segmentId: chosen } : {})} />
         </SectionErrorBoundary>
       ) : (
         <Skeleton height={CHART_HEIGHT_PX} radius="md" />

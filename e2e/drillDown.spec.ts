@@ -1,0 +1,96 @@
+import type { Locator, Page } from '@playwright/test';
+import { signInThroughForm } from './support/auth';
+import { expect, test } from './support/test';
+
+/**
+ * Drill-down (issue 7) on the demo account: a data point of the MRR chart opens the section
+ * details dialog, whose customers add up to the number shown, and a customer opens the
+ * customer details drawer with its payments.
+ */
+
+const DEMO = { email: 'demo@subscope.dev', password: 'subscope-demo-2026' };
+
+/** '$12,345.67' → 12345.67 (any currency sign, thousands separators). */
+function amountOf(text: string): number {
+  const cleaned = text.replace(/[^0-9.-]/g, '');
+  const value = Number(cleaned);
+  if (cleaned === '' || Number.isNaN(value)) throw new Error(`not an amount: '${text}'`);
+  return value;
+}
+
+async function openBusinessOverview(page: Page): Promise<void> {
+  await page.goto('/sign_in');
+  await signInThroughForm(page, DEMO.email, DEMO.password);
+  await expect(page).toHaveURL(/\/$/);
+  const link = page.getByRole('link', { name: /^\d{4}-\d{2} business overview$/ });
+  await expect(link).toHaveCount(1);
+  await link.click();
+  await expect(page).toHaveURL(/\/reports\/[A-Za-z0-9]{32}$/);
+  // Other specs import into the shared demo account: recompute a report left outdated, so the
+  // chart shows the numbers of the data the details are computed from.
+  const main = page.getByRole('main');
+  const upToDate = main.locator('.mantine-Badge-root').filter({ hasText: /^Up to date$/ }).first();
+  const outdated = main.locator('.mantine-Badge-root').filter({ hasText: /^Outdated$/ }).first();
+  await expect(upToDate.or(outdated).first()).toBeVisible({ timeout: 20_000 });
+  if (await outdated.isVisible()) {
+    await page.getByRole('button', { name: 'Recalculate' }).click();
+    await expect(upToDate).toBeVisible({ timeout: 60_000 });
+  }
+}
+
+/** Clicks data point `index` of a line chart's section until the details dialog opens. */
+async function openPoint(region: Locator, index: number): Promise<Locator> {
+  await expect(region).toHaveAttribute('data-chart-state', 'drawn', { timeout: 20_000 });
+  const page = region.page();
+  const dialog = page.getByRole('dialog', { name: /^MRR, \d{4}-\d{2}$/ });
+  // A chart still animating moves its markers: click again until the dialog is there.
+  await expect(async () => {
+    await region.locator('.apexcharts-marker').nth(index).click({ force: true });
+    await expect(dialog).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  return dialog;
+}
+
+test('a data point’s customers add up to it, and a customer opens with its payments', async ({ page }) => {
+  await openBusinessOverview(page);
+  const mrr = page.getByRole('region', { name: 'MRR', exact: true });
+  await mrr.scrollIntoViewIfNeeded();
+  const markers = mrr.locator('.apexcharts-marker');
+  await expect(markers.first()).toBeAttached({ timeout: 20_000 });
+  const count = await markers.count();
+  // The last complete month (the last point is the current one).
+  const dialog = await openPoint(mrr, count - 2);
+
+  const table = dialog.getByRole('table', { name: 'Customers' });
+  await expect(table).toBeVisible({ timeout: 30_000 });
+  const shown = amountOf(await dialog.getByRole('group', { name: 'Value on the chart' }).locator('strong').innerText());
+  expect(shown).toBeGreaterThan(0);
+
+  // Every listed customer's value, the other customers' sum, and the total.
+  const rows = table.locator('tbody tr');
+  const rowCount = await rows.count();
+  const values: number[] = [];
+  for (let k = 0; k < rowCount - 1; k++) values.push(amountOf(await rows.nth(k).locator('td').last().innerText()));
+  const total = amountOf(await rows.last().locator('td').last().innerText());
+  await expect(rows.last()).toContainText(/^Total \(\d[\d,]* customers\)/);
+  expect(values.length).toBeGreaterThan(1);
+  // Each row is rounded to the cent; the point on the chart to the whole unit.
+  expect(Math.abs(values.reduce((sum, value) => sum + value, 0) - total)).toBeLessThanOrEqual(0.005 * values.length + 1e-9);
+  expect(Math.abs(total - shown)).toBeLessThanOrEqual(0.5);
+
+  // The first (largest) customer opens in the drawer.
+  const first = rows.first().getByRole('button');
+  const name = (await first.innerText()).trim();
+  await first.click();
+  const drawer = page.getByRole('dialog', { name: new RegExp(`Details: ${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) });
+  await expect(drawer).toBeVisible();
+  await expect(drawer.getByRole('group', { name: 'MRR' })).toBeVisible();
+  const payments = drawer.getByRole('table', { name: 'Payments' });
+  await expect(payments).toBeVisible({ timeout: 20_000 });
+  await expect(payments.locator('tbody tr').first()).not.toContainText('No payments');
+  // Newest first by default: the start dates go down.
+  const starts = await payments.locator('tbody tr td:first-child').allInnerTexts();
+  expect(starts.length).toBeGreaterThan(0);
+  expect([...starts].sort().reverse()).toEqual(starts);
+  await expect(drawer.getByRole('figure', { name: 'Revenue timeline' })).toBeVisible();
+});

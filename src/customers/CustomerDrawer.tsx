@@ -1,0 +1,388 @@
+import { ActionIcon, Alert, Anchor, Badge, Button, Drawer, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title, Tooltip, UnstyledButton } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconArrowsMaximize, IconArrowsMinimize } from '@tabler/icons-react';
+import { useEffect, useMemo, useState } from 'react';
+import { CUSTOMER_DETAILS_DRAWER_WIDTH, TIMELINE_DEFAULT_LIMIT } from '../../models/constants';
+import { useApi } from '../api/ApiContext';
+import { toastError } from '../notifications/toast';
+import { formatMoney, formatNumber } from '../reports/charts/format';
+import { LazyApexChart } from '../reports/charts/LazyApexChart';
+import type { ApexChartProps } from '../reports/charts/chartOptions';
+import {
+  ALL_PAYMENTS_LIMIT,
+  CHILDREN_FETCH_FAILURE,
+  createCustomerServices,
+  CUSTOMER_FETCH_FAILURE,
+  PARENT_FETCH_FAILURE,
+  storedPaymentsOrder,
+  storePaymentsOrder,
+  type Customer,
+  type CustomerFigures,
+  type CustomerPayment,
+  type CustomerServices,
+  type PaymentsOrder,
+} from './customersApi';
+
+export interface CustomerDrawerProps {
+  /** The customer shown; null: closed. */
+  customerId: string | null;
+  onClose: () => void;
+  /** Amounts in this currency (the report's); default the account's. */
+  currency?: string;
+  /** The calls (a test passes its own); default over the app's API client. */
+  services?: CustomerServices;
+}
+
+const REVENUE_CHART_HEIGHT = 220;
+
+type Loaded<T> = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; value: T };
+
+/**
+ * The customer details drawer (spec: 'Details: {customer name}', 60 % wide or maximised):
+ * summary numbers (MRR, revenue to date), a revenue timeline chart, the payments timeline (by
+ * start date, the order remembered in this browser, newest first by default; 'Show all
+ * payments' once the first answer is as long as its limit), the parent (a link that opens it
+ * here) and the children. The customer actions menu (merge, parent, exclude, delete) is not
+ * here yet.
+ */
+export function CustomerDrawer({ customerId, onClose, currency, services: given }: CustomerDrawerProps) {
+  const client = useApi();
+  const services = useMemo(() => given ?? createCustomerServices(client), [given, client]);
+  // The parent link and the children open another customer in the same drawer.
+  const [shownId, setShownId] = useState(customerId);
+  useEffect(() => setShownId(customerId), [customerId]);
+  const [maximised, setMaximised] = useState(false);
+  const [customer, setCustomer] = useState<Loaded<Customer>>({ status: 'loading' });
+
+  useEffect(() => {
+    if (!shownId) return;
+    let live = true;
+    setCustomer({ status: 'loading' });
+    services.customer(shownId).then(
+      (value) => live && setCustomer({ status: 'ready', value }),
+      () => {
+        if (!live) return;
+        setCustomer({ status: 'failed' });
+        toastError(CUSTOMER_FETCH_FAILURE);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [services, shownId]);
+
+  const name = customer.status === 'ready' ? customer.value.name : '';
+  return (
+    <Drawer
+      opened={customerId !== null}
+      onClose={onClose}
+      position="right"
+      size={maximised ? '100%' : CUSTOMER_DETAILS_DRAWER_WIDTH}
+      title={
+        <Group gap="xs" wrap="nowrap">
+          <Title order={2} size="h4">
+            Details: {name}
+          </Title>
+          <Tooltip label={maximised ? 'Restore' : 'Maximise'}>
+            <ActionIcon variant="subtle" color="gray" aria-label={maximised ? 'Restore drawer' : 'Maximise drawer'} aria-pressed={maximised} onClick={() => setMaximised((on) => !on)}>
+              {maximised ? <IconArrowsMinimize size={18} /> : <IconArrowsMaximize size={18} />}
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      }
+      closeButtonProps={{ 'aria-label': 'Close details' }}
+    >
+      {shownId && customer.status === 'loading' && <DrawerSkeleton />}
+      {customer.status === 'failed' && (
+        <Alert color="red" variant="light">
+          We could not fetch this customer.
+        </Alert>
+      )}
+      {customer.status === 'ready' && shownId && <CustomerDetails key={shownId} customer={customer.value} currency={currency} services={services} onOpen={setShownId} />}
+    </Drawer>
+  );
+}
+
+function DrawerSkeleton() {
+  return (
+    <Stack data-testid="customer-skeleton">
+      <SimpleGrid cols={2}>
+        <Skeleton height={64} />
+        <Skeleton height={64} />
+      </SimpleGrid>
+      <Skeleton height={REVENUE_CHART_HEIGHT} />
+      <Skeleton height={160} />
+    </Stack>
+  );
+}
+
+function CustomerDetails({ customer, currency, services, onOpen }: { customer: Customer; currency: string | undefined; services: CustomerServices; onOpen: (id: string) => void }) {
+  const [figures, setFigures] = useState<Loaded<CustomerFigures>>({ status: 'loading' });
+  useEffect(() => {
+    let live = true;
+    services.figures(customer.id, currency).then(
+      (value) => live && setFigures({ status: 'ready', value }),
+      () => live && setFigures({ status: 'failed' }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [services, customer.id, currency]);
+
+  return (
+    <Stack gap="lg">
+      <Group gap="xs">
+        {customer.deleted && <Badge color="red">Deleted</Badge>}
+        {!customer.include_in_calculations_by_default && <Badge color="gray">Excluded from metrics calculation</Badge>}
+        {customer.segments.map((entry) => (
+          <Badge key={entry.segment.id} variant="light">
+            {entry.segment.name}: {entry.value ?? '–'}
+          </Badge>
+        ))}
+        {customer.links.map((link) => (
+          <Anchor key={link.url} href={link.url} target="_blank" rel="noreferrer" size="sm">
+            {link.external_system}
+          </Anchor>
+        ))}
+      </Group>
+      <Summary figures={figures} />
+      <RevenueChart figures={figures} />
+      <Payments customerId={customer.id} currency={currency} services={services} />
+      <ParentInfo parentId={customer.parent_id} services={services} onOpen={onOpen} />
+      <Children ids={customer.children_ids} services={services} onOpen={onOpen} />
+    </Stack>
+  );
+}
+
+function Summary({ figures }: { figures: Loaded<CustomerFigures> }) {
+  if (figures.status === 'loading')
+    return (
+      <SimpleGrid cols={2}>
+        <Skeleton height={64} />
+        <Skeleton height={64} />
+      </SimpleGrid>
+    );
+  if (figures.status === 'failed') return <Text c="dimmed">We could not fetch this customer’s figures.</Text>;
+  const { mrr, accrued_total, one_time_accrued_total, currency } = figures.value;
+  const numbers = [
+    { label: 'MRR', value: formatMoney(mrr, currency) },
+    { label: 'Total revenue', value: formatMoney(accrued_total + one_time_accrued_total, currency) },
+  ];
+  return (
+    <SimpleGrid cols={2}>
+      {numbers.map((number) => (
+        <Paper key={number.label} withBorder p="sm" radius="md" role="group" aria-label={number.label}>
+          <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+            {number.label}
+          </Text>
+          <Text size="xl" fw={700}>
+            {number.value}
+          </Text>
+        </Paper>
+      ))}
+    </SimpleGrid>
+  );
+}
+
+function RevenueChart({ figures }: { figures: Loaded<CustomerFigures> }) {
+  if (figures.status !== 'ready') return figures.status === 'loading' ? <Skeleton height={REVENUE_CHART_HEIGHT} /> : null;
+  const { timeline, currency } = figures.value;
+  const props: ApexChartProps = {
+    type: 'bar',
+    height: REVENUE_CHART_HEIGHT,
+    width: '100%',
+    series: [
+      { name: 'MRR', data: timeline.map((point) => point.metrics.mrr) },
+      { name: 'One-time revenue', data: timeline.map((point) => point.metrics.one_time_revenue) },
+    ],
+    options: {
+      chart: { toolbar: { show: false }, zoom: { enabled: false }, background: 'transparent', fontFamily: 'inherit', stacked: true },
+      dataLabels: { enabled: false },
+      legend: { position: 'top' },
+      xaxis: { categories: timeline.map((point) => point.date.slice(0, 7)), labels: { rotate: 0, hideOverlappingLabels: true } },
+      yaxis: { labels: { formatter: (value: number) => formatMoney(value, currency, 0, true) } },
+      tooltip: { y: { formatter: (value: number) => formatMoney(value, currency) } },
+    },
+  };
+  return (
+    <Stack gap={4} role="figure" aria-label="Revenue timeline">
+      <Title order={3} size="h5">
+        Revenue timeline
+      </Title>
+      {timeline.length === 0 ? <Text c="dimmed">No revenue yet</Text> : <LazyApexChart {...props} />}
+    </Stack>
+  );
+}
+
+function Payments({ customerId, currency, services }: { customerId: string; currency: string | undefined; services: CustomerServices }) {
+  const [order, setOrder] = useState<PaymentsOrder>(storedPaymentsOrder);
+  const [limit, setLimit] = useState(TIMELINE_DEFAULT_LIMIT);
+  const [payments, setPayments] = useState<Loaded<CustomerPayment[]>>({ status: 'loading' });
+  useEffect(() => {
+    let live = true;
+    setPayments({ status: 'loading' });
+    services.payments(customerId, { order, limit, ...(currency ? { currency } : {}) }).then(
+      (value) => live && setPayments({ status: 'ready', value }),
+      () => live && setPayments({ status: 'failed' }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [services, customerId, currency, order, limit]);
+
+  const toggleOrder = () => {
+    const next = order === 'desc' ? 'asc' : 'desc';
+    storePaymentsOrder(next);
+    setOrder(next);
+  };
+
+  return (
+    <Stack gap="xs">
+      <Title order={3} size="h5">
+        Payments timeline
+      </Title>
+      {payments.status === 'loading' && <Skeleton height={120} />}
+      {payments.status === 'failed' && <Text c="dimmed">We could not fetch the payments.</Text>}
+      {payments.status === 'ready' && (
+        <>
+          <Table.ScrollContainer minWidth={640}>
+            <Table striped highlightOnHover fz="sm" aria-label="Payments" style={{ whiteSpace: 'nowrap' }}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th aria-sort={order === 'asc' ? 'ascending' : 'descending'}>
+                    <UnstyledButton onClick={toggleOrder} aria-label={order === 'desc' ? 'Started at, newest first: show oldest first' : 'Started at, oldest first: show newest first'}>
+                      <Group gap={4} wrap="nowrap">
+                        <Text inherit fw={700}>
+                          Started at
+                        </Text>
+                        {order === 'desc' ? <IconArrowDown size={14} /> : <IconArrowUp size={14} />}
+                      </Group>
+                    </UnstyledButton>
+                  </Table.Th>
+                  <Table.Th>Ended at</Table.Th>
+                  <Table.Th>Product</Table.Th>
+                  <Table.Th ta="right">Duration (month)</Table.Th>
+                  <Table.Th ta="right">Total value</Table.Th>
+                  <Table.Th ta="right">Monthly amount</Table.Th>
+                  <Table.Th>Invoice number</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {payments.value.length === 0 ? (
+                  <Table.Tr>
+                    <Table.Td colSpan={7}>
+                      <Text c="dimmed" ta="center">
+                        No payments
+                      </Text>
+                    </Table.Td>
+                  </Table.Tr>
+                ) : (
+                  payments.value.map((payment) => (
+                    <Table.Tr key={payment.id}>
+                      <Table.Td>{payment.started_at}</Table.Td>
+                      <Table.Td>{payment.ended_at}</Table.Td>
+                      <Table.Td>{payment.items.map((item) => `${item.product_key}${item.quantity !== 1 ? ` × ${formatNumber(item.quantity)}` : ''}`).join(', ')}</Table.Td>
+                      <Table.Td ta="right">{payment.duration_in_months}</Table.Td>
+                      <Table.Td ta="right" title={payment.original_currency !== payment.currency ? formatMoney(payment.original_total_value, payment.original_currency, 2) : undefined}>
+                        {formatMoney(payment.total_value, payment.currency, 2)}
+                      </Table.Td>
+                      <Table.Td ta="right">{formatMoney(payment.monthly_amount, payment.currency, 2)}</Table.Td>
+                      <Table.Td>{payment.invoice_number ?? '–'}</Table.Td>
+                    </Table.Tr>
+                  ))
+                )}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          {payments.value.length === limit && limit < ALL_PAYMENTS_LIMIT && (
+            <Button variant="light" onClick={() => setLimit(ALL_PAYMENTS_LIMIT)} style={{ alignSelf: 'flex-start' }}>
+              Show all payments
+            </Button>
+          )}
+        </>
+      )}
+    </Stack>
+  );
+}
+
+function ParentInfo({ parentId, services, onOpen }: { parentId: string | null; services: CustomerServices; onOpen: (id: string) => void }) {
+  const [parent, setParent] = useState<Customer | null>(null);
+  useEffect(() => {
+    if (!parentId) return;
+    let live = true;
+    services.customer(parentId, PARENT_FETCH_FAILURE).then(
+      (value) => live && setParent(value),
+      () => live && toastError(PARENT_FETCH_FAILURE),
+    );
+    return () => {
+      live = false;
+    };
+  }, [services, parentId]);
+  if (!parentId) return null;
+  return (
+    <Group gap="xs">
+      <Text fw={600}>Parent:</Text>
+      {parent ? (
+        <Anchor component="button" type="button" onClick={() => onOpen(parent.id)}>
+          {parent.name}
+        </Anchor>
+      ) : (
+        <Skeleton height={16} width={120} />
+      )}
+    </Group>
+  );
+}
+
+function Children({ ids, services, onOpen }: { ids: string[]; services: CustomerServices; onOpen: (id: string) => void }) {
+  const [children, setChildren] = useState<Loaded<Customer[]>>({ status: 'loading' });
+  const key = ids.join(',');
+  useEffect(() => {
+    if (key === '') return;
+    let live = true;
+    setChildren({ status: 'loading' });
+    services.many(key.split(',')).then(
+      (value) => live && setChildren({ status: 'ready', value }),
+      () => {
+        if (!live) return;
+        setChildren({ status: 'failed' });
+        toastError(CHILDREN_FETCH_FAILURE);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [services, key]);
+  if (ids.length === 0) return null;
+  return (
+    <Stack gap="xs">
+      <Title order={3} size="h5">
+        {ids.length} children
+      </Title>
+      {children.status === 'loading' && <Skeleton height={80} />}
+      {children.status === 'ready' && (
+        <Table fz="sm" aria-label="Children">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              <Table.Th ta="right">MRR</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {children.value.map((child) => {
+              const mrr = child.metrics.find((metric) => metric.kind === 'mrr');
+              return (
+                <Table.Tr key={child.id}>
+                  <Table.Td>
+                    <Anchor component="button" type="button" onClick={() => onOpen(child.id)}>
+                      {child.name}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td ta="right">{mrr ? formatMoney(mrr.value, child.currency) : '–'}</Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,76 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
+import { useApi } from '../../api/ApiContext';
+import { CustomerDrawer } from '../../customers/CustomerDrawer';
+import type { CustomerServices } from '../../customers/customersApi';
+import type { ReportSection, SectionPointInfo } from '../charts/sectionModel';
+import { createDetailsServices } from './detailsApi';
+import type { DetailsServices } from './detailsApi';
+import { SectionDetailsDialog } from './SectionDetailsDialog';
+import type { DetailsState } from './SectionDetailsDialog';
+
+type PointClick = (point: SectionPointInfo) => void;
+
+const SectionDetailsContext = createContext<PointClick | null>(null);
+
+/**
+ * What a section's chart calls when a point is clicked: opens its details. Null outside a
+ * `SectionDetailsProvider` (shared and demo reports, other accounts' users): no details then.
+ */
+export function useSectionPointClick(): PointClick | undefined {
+  return useContext(SectionDetailsContext) ?? undefined;
+}
+
+export interface SectionDetailsProviderProps {
+  /** The report's sections (a clicked point names its section by id). */
+  sections: readonly ReportSection[];
+  /** The currency the report is shown in (the customer drawer's amounts are in it too). */
+  currency?: string;
+  children: ReactNode;
+  /** The calls (a test passes its own); default over the app's API client. */
+  services?: DetailsServices;
+  customerServices?: CustomerServices;
+}
+
+/**
+ * Drill-down for a report page: the section details dialog opened from a chart's point, and
+ * the customer details drawer opened from a customer in it. Mount it only where details are
+ * allowed (a signed-in user of the report's account on the normal report page).
+ */
+export function SectionDetailsProvider({ sections, currency, children, services: given, customerServices }: SectionDetailsProviderProps) {
+  const client = useApi();
+  const services = useMemo(() => given ?? createDetailsServices(client), [given, client]);
+  const sectionsRef = useRef(sections);
+  sectionsRef.current = sections;
+  const [target, setTarget] = useState<{ section: ReportSection; point: SectionPointInfo } | null>(null);
+  const [state, setState] = useState<DetailsState>({ status: 'loading' });
+  const [customerId, setCustomerId] = useState<string | null>(null);
+
+  // Stable: the charts are memoised and must not redraw when the report changes around them.
+  const open = useCallback<PointClick>((point) => {
+    const section = sectionsRef.current.find((candidate) => candidate.id === point.sectionId);
+    if (!section) return;
+    setState({ status: 'loading' });
+    setTarget({ section, point });
+  }, []);
+
+  useEffect(() => {
+    if (!target) return;
+    let live = true;
+    services.details(target.point).then(
+      (details) => live && setState({ status: 'ready', details }),
+      () => live && setState({ status: 'failed' }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [services, target]);
+
+  return (
+    <SectionDetailsContext value={open}>
+      {children}
+      <SectionDetailsDialog target={target} state={state} onClose={() => setTarget(null)} onOpenCustomer={setCustomerId} />
+      <CustomerDrawer customerId={customerId} onClose={() => setCustomerId(null)} {...(currency ? { currency } : {})} {...(customerServices ? { services: customerServices } : {})} />
+    </SectionDetailsContext>
+  );
+}

@@ -1,0 +1,87 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import type { ReactNode } from 'react';
+import { useApi } from '../../api/ApiContext';
+import { toastError } from '../../notifications/toast';
+import { KEY_NUMBER_SAVE_FAILURE, keyNumbersApi, keyOf, type KeyNumber, type KeyNumberRef } from './keyNumbersApi';
+
+/**
+ * The report's key numbers, shared by the strip above the sections and each section's menu
+ * item (spec: key numbers are toggled by add and delete), so a number added from a menu shows
+ * in the strip at once.
+ */
+export interface KeyNumbersState {
+  /** null while loading (or when they could not be read). */
+  items: KeyNumber[] | null;
+  failed: boolean;
+  /** Whether this reader may add and remove them (`can_edit`). */
+  canEdit: boolean;
+  /** The refs whose change is under way (their buttons wait). */
+  pending: readonly string[];
+  has(ref: KeyNumberRef): boolean;
+  /** Adds or removes; a failure is toasted and changes nothing. */
+  add(ref: KeyNumberRef): Promise<void>;
+  remove(ref: KeyNumberRef): Promise<void>;
+}
+
+const KeyNumbersContext = createContext<KeyNumbersState | null>(null);
+
+interface KeyNumbersProviderProps {
+  secret: string;
+  canEdit: boolean;
+  /** The public demo: nothing is read (its visitors have no access to the call). */
+  demo?: boolean;
+  children: ReactNode;
+}
+
+export function KeyNumbersProvider({ secret, canEdit, demo = false, children }: KeyNumbersProviderProps) {
+  const client = useApi();
+  const calls = useMemo(() => keyNumbersApi(client, secret), [client, secret]);
+  const [items, setItems] = useState<KeyNumber[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [pending, setPending] = useState<string[]>([]);
+
+  useEffect(() => {
+    if (demo) return;
+    let live = true;
+    setItems(null);
+    setFailed(false);
+    calls.list().then(
+      (list) => live && setItems(list),
+      () => live && setFailed(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, [calls, demo]);
+
+  const change = useCallback(async (ref: KeyNumberRef, run: () => Promise<void>) => {
+    const key = keyOf(ref);
+    setPending((current) => [...current, key]);
+    try {
+      await run();
+    } catch {
+      toastError(KEY_NUMBER_SAVE_FAILURE);
+    } finally {
+      setPending((current) => current.filter((candidate) => candidate !== key));
+    }
+  }, []);
+
+  const add = useCallback((ref: KeyNumberRef) => change(ref, async () => setItems(await calls.add(ref))), [calls, change]);
+  const remove = useCallback(
+    (ref: KeyNumberRef) =>
+      change(ref, async () => {
+        await calls.remove(ref);
+        setItems((current) => current?.filter((item) => keyOf(item) !== keyOf(ref)) ?? current);
+      }),
+    [calls, change],
+  );
+  const has = useCallback((ref: KeyNumberRef) => items?.some((item) => keyOf(item) === keyOf(ref)) ?? false, [items]);
+
+  const value = useMemo(() => ({ items, failed, canEdit: canEdit && !demo, pending, has, add, remove }), [items, failed, canEdit, demo, pending, has, add, remove]);
+  return <KeyNumbersContext value={value}>{children}</KeyNumbersContext>;
+}
+
+/** The report's key numbers; null outside a report page. */
+export function useKeyNumbers(): KeyNumbersState | null {
+  return useContext(KeyNumbersContext);
+}

@@ -1,0 +1,78 @@
+import { Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { useState } from 'react';
+import type { ReportSection } from '../reportApi';
+import { SectionMenu } from './SectionMenu';
+import { SectionSegmentsModal } from './SectionSegmentsModal';
+import { SectionSettingsModal } from './SectionSettingsModal';
+import type { SectionChange, SectionDefinition } from './sectionsApi';
+
+/**
+ * What the report page does for a section's editing (useSectionEditing): each call shows the
+ * spec's failure toast and rejects when it could not.
+ */
+export interface SectionActions {
+  move(sectionId: string, direction: -1 | 1): Promise<void>;
+  /** Title or description (no recalculation). */
+  saveText(sectionId: string, change: { title: string } | { summary: string }): Promise<void>;
+  /** Chart settings or segments (the report is recalculated). */
+  saveSettings(sectionId: string, changes: SectionChange[]): Promise<void>;
+  removeSegment(sectionId: string, segmentId: string): Promise<void>;
+  expandSegment(sectionId: string, segmentId: string): Promise<string[]>;
+  remove(sectionId: string): Promise<void>;
+}
+
+export interface SectionEditorProps {
+  section: ReportSection;
+  /** The segment the card shows (exports export it). */
+  segmentId?: string | undefined;
+  first: boolean;
+  last: boolean;
+  /** The section's definition; undefined while loading or when the definitions could not be fetched. */
+  definition: SectionDefinition | undefined;
+  actions: SectionActions;
+}
+
+/** The section's menu for editors, with the dialogs it opens (chart settings, segments, delete confirmation). */
+export function SectionEditor({ section, segmentId, first, last, definition, actions }: SectionEditorProps) {
+  const [dialog, setDialog] = useState<'settings' | 'segments' | null>(null);
+  const close = () => setDialog(null);
+
+  const confirmDelete = () =>
+    modals.openConfirmModal({
+      title: 'Delete section',
+      children: <Text size="sm">{`Delete "${section.title}" from this report? Its chart, key number and comments go with it.`}</Text>,
+      labels: { confirm: 'Delete', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      onConfirm: () => void actions.remove(section.id).catch(() => undefined),
+    });
+
+  return (
+    <>
+      <SectionMenu
+        section={section}
+        segmentId={segmentId}
+        first={first}
+        last={last}
+        settingsAvailable={definition !== undefined}
+        onMoveUp={() => void actions.move(section.id, -1).catch(() => undefined)}
+        onMoveDown={() => void actions.move(section.id, 1).catch(() => undefined)}
+        onOpenSettings={() => setDialog('settings')}
+        onOpenSegments={() => setDialog('segments')}
+        onDelete={confirmDelete}
+      />
+      {definition && (
+        <SectionSettingsModal opened={dialog === 'settings'} onClose={close} section={section} definition={definition} onSave={(changes) => actions.saveSettings(section.id, changes)} />
+      )}
+      <SectionSegmentsModal
+        opened={dialog === 'segments'}
+        onClose={close}
+        section={section}
+        definition={definition}
+        onAdd={(segmentId) => actions.saveSettings(section.id, [{ segment_ids: [...section.segment_ids.filter((id) => id !== 'total'), segmentId] }])}
+        onRemove={(segmentId) => actions.removeSegment(section.id, segmentId)}
+        onExpand={(segmentId) => actions.expandSegment(section.id, segmentId)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,148 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type Dispatch, type SetStateAction } from 'react';
+import { toastError } from '../../../notifications/toast';
+import type { ReportView } from '../reportApi';
+import type { ChartChoice } from './AddChartDialog';
+import type { SectionActions } from './SectionEditor';
+import { ADD_SECTIONS_FAILURE, DEFINITIONS_FAILURE, SAVE_CHANGES_FAILURE, UPDATE_SETTINGS_FAILURE, useSectionsApi, type SectionDefinition } from './sectionsApi';
+
+const messageOf = (error: unknown, fallback: string) => (error instanceof Error && error.message ? error.message : fallback);
+
+/** The sections with one moved to `target` (none when `sectionId` is not among them), positions renumbered 0..n-1. */
+export function reordered<T extends { id: string; position: number }>(sections: readonly T[], sectionId: string, target: number): T[] {
+  const moving = sections.find((section) => section.id === sectionId);
+  const rest = sections.filter((section) => section.id !== sectionId);
+  if (moving) rest.splice(Math.max(0, Math.min(target, rest.length)), 0, moving);
+  return rest.map((section, position) => (section.position === position ? section : { ...section, position }));
+}
+
+interface SectionEditingInput {
+  report: ReportView;
+  setReport: Dispatch<SetStateAction<ReportView>>;
+  /** Reads the report again. */
+  reload(): Promise<void>;
+  /** Tells the recalculation machine the server started a recalculation. */
+  recalculationStarted(): void;
+  /** Editors only: the definitions are fetched for them alone. */
+  canEdit: boolean;
+}
+
+/**
+ * The report page's section editing: the section definitions (fetched once for editors), the
+ * section actions (stable, so memoised section cards do not redraw) and the 'Add chart' dialog's
+ * add. Moves, titles, descriptions and deletes update the page at once; a change that alters the
+ * numbers reads the report again (its sections recalculating) and lets the recalculation
+ * machine follow. Every failure shows the spec's toast.
+ */
+export function useSectionEditing({ report, setReport, reload, recalculationStarted, canEdit }: SectionEditingInput) {
+  const api = useSectionsApi();
+  const [definitions, setDefinitions] = useState<SectionDefinition[] | null | 'failed'>(null);
+  const current = useRef(report);
+  current.current = report;
+
+  useEffect(() => {
+    if (!canEdit) return;
+    let live = true;
+    api.definitions().then(
+      (items) => live && setDefinitions(items),
+      () => {
+        if (!live) return;
+        setDefinitions('failed');
+        toastError(DEFINITIONS_FAILURE);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, canEdit]);
+
+  const afterNumbersChange = useCallback(async () => {
+    recalculationStarted();
+    await reload();
+  }, [recalculationStarted, reload]);
+
+  const actions = useMemo<SectionActions>(
+    () => ({
+      async move(sectionId, direction) {
+        const sections = current.current.sections;
+        const index = sections.findIndex((section) => section.id === sectionId);
+        const target = index + direction;
+        if (index < 0 || target < 0 || target >= sections.length) return;
+        setReport((report) => ({ ...report, sections: reordered(report.sections, sectionId, target) }));
+        try {
+          await api.updateSection(sectionId, { position: target }, SAVE_CHANGES_FAILURE);
+        } catch (error) {
+          toastError(messageOf(error, SAVE_CHANGES_FAILURE));
+          setReport((report) => ({ ...report, sections: reordered(report.sections, sectionId, index) }));
+          throw error;
+        }
+      },
+      async saveText(sectionId, change) {
+        try {
+          await api.updateSection(sectionId, change, SAVE_CHANGES_FAILURE);
+        } catch (error) {
+          toastError(messageOf(error, SAVE_CHANGES_FAILURE));
+          throw error;
+        }
+        // An empty title shows the chart's name again: the server says which.
+        if ('title' in change && change.title.trim() === '') void reload();
+        else setReport((report) => ({ ...report, sections: report.sections.map((section) => (section.id === sectionId ? { ...section, ...change } : section)) }));
+      },
+      async saveSettings(sectionId, changes) {
+        try {
+          for (const change of changes) await api.updateSection(sectionId, change, UPDATE_SETTINGS_FAILURE);
+        } catch (error) {
+          toastError(messageOf(error, UPDATE_SETTINGS_FAILURE));
+          void reload();
+          throw error;
+        }
+        await afterNumbersChange();
+      },
+      async removeSegment(sectionId, segmentId) {
+        try {
+          await api.deleteSegment(sectionId, segmentId);
+        } catch (error) {
+          toastError(messageOf(error, UPDATE_SETTINGS_FAILURE));
+          throw error;
+        }
+        await afterNumbersChange();
+      },
+      expandSegment: (sectionId, segmentId) => api.expandSegment(sectionId, segmentId),
+      async remove(sectionId) {
+        try {
+          await api.deleteSection(sectionId);
+        } catch (error) {
+          toastError(messageOf(error, SAVE_CHANGES_FAILURE));
+          throw error;
+        }
+        setReport((report) => ({ ...report, sections: reordered(report.sections.filter((section) => section.id !== sectionId), '', 0) }));
+      },
+    }),
+    [api, setReport, reload, afterNumbersChange],
+  );
+
+  /** Adds the charts in order (one POST each); some failing shows the spec's toast. */
+  const addCharts = useCallback(
+    async (choices: ChartChoice[]) => {
+      let added = 0;
+      let failed = 0;
+      for (const choice of choices) {
+        try {
+          await api.addSection(current.current.id, choice.definitionId, choice.segmentIds);
+          added += 1;
+        } catch {
+          failed += 1;
+        }
+      }
+      if (failed > 0) toastError(ADD_SECTIONS_FAILURE);
+      if (added > 0) await afterNumbersChange();
+    },
+    [api, afterNumbersChange],
+  );
+
+  const definitionOf = useMemo(() => {
+    const byId = new Map(Array.isArray(definitions) ? definitions.map((definition) => [definition.id, definition]) : []);
+    return (definitionId: string) => byId.get(definitionId);
+  }, [definitions]);
+
+  return { definitions, definitionOf, actions, addCharts };
+}
