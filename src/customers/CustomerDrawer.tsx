@@ -6,6 +6,7 @@ import { useApi } from '../api/ApiContext';
 import { toastError } from '../notifications/toast';
 import { formatMoney, formatNumber } from '../reports/charts/format';
 import { LazyApexChart } from '../reports/charts/LazyApexChart';
+import { apexLook, useChartColors } from '../reports/charts/chartColors';
 import type { ApexChartProps } from '../reports/charts/chartOptions';
 import {
   ALL_PAYMENTS_LIMIT,
@@ -184,6 +185,7 @@ function Summary({ figures }: { figures: Loaded<CustomerFigures> }) {
 }
 
 function RevenueChart({ figures }: { figures: Loaded<CustomerFigures> }) {
+  const colors = useChartColors();
   if (figures.status !== 'ready') return figures.status === 'loading' ? <Skeleton height={REVENUE_CHART_HEIGHT} /> : null;
   const { timeline, currency } = figures.value;
   const props: ApexChartProps = {
@@ -195,12 +197,13 @@ function RevenueChart({ figures }: { figures: Loaded<CustomerFigures> }) {
       { name: 'One-time revenue', data: timeline.map((point) => point.metrics.one_time_revenue) },
     ],
     options: {
-      chart: { toolbar: { show: false }, zoom: { enabled: false }, background: 'transparent', fontFamily: 'inherit', stacked: true },
+      ...apexLook(colors),
+      chart: { toolbar: { show: false }, zoom: { enabled: false }, background: 'transparent', fontFamily: 'inherit', stacked: true, foreColor: colors.text },
       dataLabels: { enabled: false },
       legend: { position: 'top' },
       xaxis: { categories: timeline.map((point) => point.date.slice(0, 7)), labels: { rotate: 0, hideOverlappingLabels: true } },
       yaxis: { labels: { formatter: (value: number) => formatMoney(value, currency, 0, true) } },
-      tooltip: { y: { formatter: (value: number) => formatMoney(value, currency) } },
+      tooltip: { ...apexLook(colors).tooltip, y: { formatter: (value: number) => formatMoney(value, currency) } },
     },
   };
   return (

@@ -1,8 +1,7 @@
 import { memo, useEffect, useState } from 'react';
-import { Stack, useComputedColorScheme, useMantineTheme } from '@mantine/core';
-import type { MantineTheme } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { buildChartProps, chartHeight } from './chartOptions';
-import type { ChartColors } from './chartOptions';
+import { useChartColors } from './chartColors';
 import { ChartLegend } from './ChartLegend';
 import type { LegendItem } from './ChartLegend';
 import { CohortTable } from './CohortTable';
@@ -26,20 +25,6 @@ export interface SectionChartProps {
   onDrawn?: () => void;
 }
 
-/** Series colours in order, from the theme so they follow its palette. */
-const SERIES_COLORS = ['brand', 'teal', 'orange', 'grape', 'cyan', 'yellow', 'pink', 'lime', 'indigo', 'red', 'green', 'violet'] as const;
-
-function chartColors(theme: MantineTheme, dark: boolean): ChartColors {
-  const shade = dark ? 4 : 6;
-  return {
-    dark,
-    palette: SERIES_COLORS.map((name) => theme.colors[name]?.[shade] ?? theme.colors.blue[shade] ?? '#4a52d9'),
-    text: dark ? (theme.colors.dark[1] ?? '#c9c9c9') : (theme.colors.gray[7] ?? '#495057'),
-    grid: dark ? (theme.colors.dark[4] ?? '#424242') : (theme.colors.gray[3] ?? '#dee2e6'),
-    reference: theme.colors.red[dark ? 5 : 7] ?? '#e03131',
-  };
-}
-
 /**
  * A report section's chart: a line, bar or stacked bar chart of one segment's series with
  * its legend, a cohort table for cohort sections, or one of the spec's empty states
@@ -48,8 +33,7 @@ function chartColors(theme: MantineTheme, dark: boolean): ChartColors {
  * for new props, so a parent's re-render with the same section must not reach it.
  */
 export const SectionChart = memo(function SectionChart({ section, displayQuarters = false, segmentId, width, onPointClick, onDrawn }: SectionChartProps) {
-  const theme = useMantineTheme();
-  const dark = useComputedColorScheme('light') === 'dark';
+  const colors = useChartColors();
   const [legend, setLegend] = useState<{ segmentId: string | null; selection: LegendSelection }>({ segmentId: null, selection: [] });
 
   const height = chartHeight(width);
@@ -64,7 +48,6 @@ export const SectionChart = memo(function SectionChart({ section, displayQuarter
 
   if (section.data_type === 'cohort') return <CohortTable section={section} segment={segment} onPointClick={onPointClick} />;
 
-  const colors = chartColors(theme, dark);
   const model = chartModelOf(section, segment, displayQuarters);
   // A legend selection belongs to the segment it was made on.
   const selection = legend.segmentId === segment.id ? legend.selection : [];

@@ -4,6 +4,7 @@ import { cohortColumnLabel } from '../charts/CohortTable';
 import { formatMoney, formatNumber, formatValue, NO_VALUE, valueUnitOf } from '../charts/format';
 import type { ValueFormat } from '../charts/format';
 import { LazyApexChart } from '../charts/LazyApexChart';
+import { apexLook, useChartColors } from '../charts/chartColors';
 import type { ApexChartProps } from '../charts/chartOptions';
 import type { ReportSection, SectionPointInfo } from '../charts/sectionModel';
 import { DETAILS_FETCH_FAILURE } from './detailsApi';
@@ -117,41 +118,53 @@ function ItemDetails({ item, shown, details, section, onOpenCustomer }: { item: 
   );
 }
 
-/** Rows the bar chart draws one by one; the others make one 'Other N' bar. */
+/** Rows the bar chart draws. */
 export const CHART_BARS = 10;
 
-/** The largest rows as bars and the others as one; zero values are hidden. */
+/**
+ * The largest rows as bars, zero values hidden. The others are not a bar: summed, they dwarf
+ * every customer's bar (838 customers of MRR against the largest one's 2 %); the table lists
+ * them as 'Other N' and the caption says how many the chart leaves out.
+ */
 export function rowsChartBars(payload: DetailsPayload, underlying: string): { name: string; value: number }[] {
   const rows = underlying === 'costs' ? (payload.top_costs ?? []) : underlying === 'deals' ? (payload.top_deals ?? []) : payload.top_customers;
-  const bars = rows.slice(0, CHART_BARS).map((row) => ({ name: row.name, value: row.value }));
-  const others = rows.slice(CHART_BARS);
-  const otherCount = others.length + payload.rest.count;
-  if (otherCount > 0) bars.push({ name: `Other ${otherCount}`, value: others.reduce((sum, row) => sum + row.value, payload.rest.value) });
-  return bars.filter((bar) => bar.value !== 0);
+  return rows
+    .filter((row) => row.value !== 0)
+    .slice(0, CHART_BARS)
+    .map((row) => ({ name: row.name, value: row.value }));
 }
 
 function RowsChart({ payload, underlying, currency }: { payload: DetailsPayload; underlying: string; currency: string }) {
+  const colors = useChartColors();
   const bars = rowsChartBars(payload, underlying);
   if (bars.length === 0) return null;
+  const listed = underlying === 'costs' ? (payload.top_costs ?? []).length : underlying === 'deals' ? (payload.top_deals ?? []).length : payload.top_customers.length;
+  const all = listed + payload.rest.count;
   const props: ApexChartProps = {
     type: 'bar',
     height: ROWS_CHART_HEIGHT,
     width: '100%',
     series: [{ name: 'Value', data: bars.map((bar) => bar.value) }],
     options: {
-      chart: { toolbar: { show: false }, zoom: { enabled: false }, background: 'transparent', fontFamily: 'inherit' },
+      ...apexLook(colors),
+      chart: { toolbar: { show: false }, zoom: { enabled: false }, background: 'transparent', fontFamily: 'inherit', foreColor: colors.text },
       plotOptions: { bar: { distributed: false, columnWidth: '60%' } },
       dataLabels: { enabled: false },
       legend: { show: false },
       xaxis: { categories: bars.map((bar) => bar.name), labels: { rotate: -30, trim: true, hideOverlappingLabels: false } },
       yaxis: { labels: { formatter: (value: number) => formatMoney(value, currency, 0, true) } },
-      tooltip: { y: { formatter: (value: number) => formatMoney(value, currency, 2) } },
+      tooltip: { ...apexLook(colors).tooltip, y: { formatter: (value: number) => formatMoney(value, currency, 2) } },
     },
   };
   return (
-    <div role="figure" aria-label={`Chart of ${bars.length} values`}>
+    <Stack gap={0} role="figure" aria-label={`Chart of ${bars.length} values`}>
       <LazyApexChart {...props} />
-    </div>
+      {all > bars.length && (
+        <Text size="xs" c="dimmed" ta="center">
+          The {bars.length} largest of {formatNumber(all)}; the table lists the rest.
+        </Text>
+      )}
+    </Stack>
   );
 }
 

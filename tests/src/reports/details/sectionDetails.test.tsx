@@ -108,8 +108,9 @@ describe('SectionDetailsProvider', () => {
     ]);
     expect(within(dialog).getByRole('group', { name: 'Value on the chart' })).toHaveTextContent('Value on the chart: $2,123');
     expect(within(dialog).getByRole('group', { name: 'Listed total' })).toHaveTextContent('4 customers: $2,123.45');
-    // The bars: the two customers and the rest.
-    expect(await within(dialog).findByTestId('apex-chart')).toHaveAttribute('data-categories', 'Acme|Beta|Other 2');
+    // The bars: the two customers; the rest are in the table, and the caption says so.
+    expect(await within(dialog).findByTestId('apex-chart')).toHaveAttribute('data-categories', 'Acme|Beta');
+    expect(within(dialog).getByRole('figure', { name: 'Chart of 2 values' })).toHaveTextContent('The 2 largest of 4; the table lists the rest.');
     expect(api.requestsTo('GET /business_report/sections/sec_mrr/details')).toHaveLength(1);
 
     await user.click(within(table).getByRole('button', { name: 'Acme' }));
@@ -192,15 +193,15 @@ describe('SectionDetailsProvider', () => {
 });
 
 describe('the data-point bar chart', () => {
-  it('draws the 10 largest rows and the others as one bar', () => {
+  it('draws the 10 largest rows, not the others', () => {
     const rows = Array.from({ length: 12 }, (_, k) => customer(`c${k}`, `C${k}`, 1_000 - k));
     const bars = rowsChartBars({ ...payload(), top_customers: rows, rest: { count: 5, value: 50 } } as Parameters<typeof rowsChartBars>[0], 'subscriptions');
-    expect(bars).toHaveLength(11);
-    expect(bars.at(-1)).toEqual({ name: 'Other 7', value: 990 + 989 + 50 });
+    expect(bars.map((bar) => bar.name)).toEqual(['C0', 'C1', 'C2', 'C3', 'C4', 'C5', 'C6', 'C7', 'C8', 'C9']);
+    expect(bars.at(-1)).toEqual({ name: 'C9', value: 991 });
   });
 
 
-  it('hides zero values and adds the rest as one bar', () => {
+  it('hides zero values', () => {
     const bars = rowsChartBars(
       { ...payload(), top_customers: [customer('a', 'A', 500), customer('b', 'B', 0), customer('c', 'C', -200)], rest: { count: 3, value: 0 } } as Parameters<typeof rowsChartBars>[0],
       'subscriptions',
