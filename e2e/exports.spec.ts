@@ -1,7 +1,8 @@
-import type { Download, Locator, Page } from '@playwright/test';
+import type { Download, Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import Papa from 'papaparse';
 import { signInThroughForm } from './support/auth';
+import { pointTooltip } from './support/charts';
 import { expect, test } from './support/test';
 
 /**
@@ -26,17 +27,6 @@ async function csvOf(download: Download): Promise<string[][]> {
 /** '$12,345' as the chart shows money (whole units). */
 const shownDollars = (dollars: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 0, maximumFractionDigits: 0 }).format(dollars);
 
-/** Hovers the chart's point `index` and answers its tooltip, once it shows `periodLabel`. */
-async function pointTooltip(region: Locator, index: number, periodLabel: string): Promise<Locator> {
-  await expect(region).toHaveAttribute('data-chart-state', 'drawn', { timeout: 20_000 });
-  const tooltip = region.locator('.apexcharts-tooltip');
-  await expect(async () => {
-    await region.page().mouse.move(0, 0);
-    await region.locator('.apexcharts-marker').nth(index).hover({ force: true });
-    await expect(tooltip.locator('.apexcharts-tooltip-title')).toHaveText(periodLabel, { timeout: 1_000 });
-  }).toPass({ timeout: 15_000 });
-  return tooltip;
-}
 
 test.beforeEach(async ({ page }) => {
   await page.goto('/sign_in');

@@ -1,7 +1,8 @@
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { signInThroughForm } from './support/auth';
 import { addMonths } from './support/demoNumbers';
+import { pointTooltip } from './support/charts';
 import { expect, test } from './support/test';
 import { MONTH_LABELS } from '../models/reportRange';
 
@@ -50,18 +51,6 @@ async function rangeStart(page: Page): Promise<string> {
   return `${match[2]}-${String(month).padStart(2, '0')}`;
 }
 
-/** Hovers the chart's point `index` and answers its tooltip once it names `periodLabel`. */
-async function pointTooltip(region: Locator, index: number, periodLabel: string): Promise<Locator> {
-  await region.scrollIntoViewIfNeeded();
-  await expect(region).toHaveAttribute('data-chart-state', 'drawn', { timeout: 20_000 });
-  const tooltip = region.locator('.apexcharts-tooltip');
-  await expect(async () => {
-    await region.page().mouse.move(0, 0);
-    await region.locator('.apexcharts-marker').nth(index).hover({ force: true });
-    await expect(tooltip.locator('.apexcharts-tooltip-title')).toHaveText(periodLabel, { timeout: 1_000 });
-  }).toPass({ timeout: 15_000 });
-  return tooltip;
-}
 
 const created: Created[] = [];
 test.afterAll(async ({ request }) => {

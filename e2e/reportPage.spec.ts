@@ -1,8 +1,9 @@
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { copyFileSync } from 'node:fs';
 import { signInThroughForm } from './support/auth';
 import { addMonths, demoNumbers, shownMoney, type DemoNumbers } from './support/demoNumbers';
 import { removeDataDir, startServer, type RunningServer } from './support/server';
+import { pointTooltip } from './support/charts';
 import { expect, test } from './support/test';
 import { MONTH_LABELS, RANGE_BEYOND_CURRENT_MONTH, RANGE_FROM_AFTER_TO, RANGE_TOO_LONG, RANGE_TOO_SHORT } from '../models/reportRange';
 import { YEAR_OPTIONS_FIRST } from '../models/constants';
@@ -69,21 +70,6 @@ async function openReport(page: Page, suffix: string): Promise<void> {
 
 const section = (page: Page, title: string) => page.getByRole('region', { name: title, exact: true });
 
-/**
- * Hovers a chart's data point `index` (its marker: a line's points, or the net line over the
- * movements' bars) and answers its tooltip, once it shows `periodLabel`.
- */
-async function pointTooltip(region: Locator, index: number, periodLabel: string): Promise<Locator> {
-  await expect(region).toHaveAttribute('data-chart-state', 'drawn', { timeout: 20_000 });
-  const tooltip = region.locator('.apexcharts-tooltip');
-  // A chart redrawn under the mouse (new data, its animation) moves its points: hover again until the tooltip names the period.
-  await expect(async () => {
-    await region.page().mouse.move(0, 0);
-    await region.locator('.apexcharts-marker').nth(index).hover({ force: true });
-    await expect(tooltip.locator('.apexcharts-tooltip-title')).toHaveText(periodLabel, { timeout: 1_000 });
-  }).toPass({ timeout: 15_000 });
-  return tooltip;
-}
 
 /** Index of month `month` on a report whose range starts at `start` ('YYYY-MM'). */
 function pointIndex(start: string, month: string): number {
