@@ -37,6 +37,12 @@ export interface DetailsRequest extends SectionRequest {
   column?: 'initial' | number;
   /** Rows listed before the rest (default 20). */
   limit?: number;
+  /**
+   * MRR and customer sections: also count each row's units (the quantity of its payments live
+   * on the measure day), as a units chart always does; `total_quantity` and each row's
+   * `quantity` are then set (the units-sold export of details asks for them).
+   */
+  with_quantities?: boolean;
 }
 
 export interface MovementEnd {
@@ -54,6 +60,8 @@ export interface TopCustomerRow {
   movement_from: MovementEnd | null;
   movement_to: MovementEnd | null;
   additional_values: { name: string; value: number | null }[];
+  /** Units of the row at the point: set when the payload has a `total_quantity`. */
+  quantity?: number;
 }
 
 export interface TopCostRow {
@@ -156,7 +164,9 @@ function split<T>(rows: Row[], limit: number, decorate: (row: Row) => T): { top:
 }
 
 function customerPayload(rows: Row[], limit: number, decorate: Decorate, extra: Partial<DetailsPayload> = {}): DetailsPayload {
-  const { top, rest, totalValue } = split(rows, limit, decorate);
+  // Rows whose units were counted carry them, so a listed row's units add up to total_quantity.
+  const counted = typeof extra.total_quantity === 'number';
+  const { top, rest, totalValue } = split(rows, limit, counted ? (row) => ({ ...decorate(row), quantity: row.quantity }) : decorate);
   return {
     total_count: rows.length,
     total_value: totalValue,
@@ -206,7 +216,7 @@ export function computeDetails(snapshot: AccountSnapshot, request: DetailsReques
   const segmenter = segmentId === TOTAL_SEGMENTER_ID ? null : (plan.segmenters.find((s) => s.id === segmentId) ?? null);
   const frame = sectionTimeline(plan.resolution, plan.range, plan.lookback, plan.today);
   const t = positionOfDay(frame.timeline, dayFromIso(period.first_day));
-  const drill = new Drill(snapshot, plan, frame.timeline, t, limit);
+  const drill = new Drill(snapshot, plan, frame.timeline, t, limit, request.with_quantities === true);
   const column = request.column ?? 0;
   const pointOf = (s: SeriesResult) => {
     if (isCohort) return s.data_points.find((p) => p.column === column)?.value ?? null;
@@ -267,6 +277,14 @@ const ZERO_CELL: Omit<CellContribution, 'group' | 'position'> = {
   churnCount: 0,
 };
 
+/**
+ * Whether a section's drill-down can count each row's units (`with_quantities`): MRR and
+ * customers (the quantity of a customer's live payments) and the revenue charts (units sold).
+ */
+export function detailsCountUnits(definitionId: string): boolean {
+  return definitionId === 'mrr' || definitionId === 'customers' || definitionId in REVENUE_KINDS;
+}
+
 class Drill {
   private context: UnitCellContext | null = null;
 
@@ -276,6 +294,7 @@ class Drill {
     private readonly timeline: Timeline,
     private readonly t: number,
     private readonly limit: number,
+    private readonly withQuantities = false,
   ) {}
 
   private cells(): UnitCellContext {
@@ -364,7 +383,7 @@ class Drill {
         case 'mrr':
         case 'customers': {
           const rows = paying();
-          const quantity = plan.category === 'units' ? this.quantities(rows, byUnit) : null;
+          const quantity = plan.category === 'units' || this.withQuantities ? this.quantities(rows, byUnit) : null;
           return customerPayload(rows, limit, decorate, {
             total_quantity: quantity,
             calculation_details: [

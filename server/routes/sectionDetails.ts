@@ -44,6 +44,7 @@ const TopCustomer = Type.Object({
   movement_from: Nullable(MovementEnd),
   movement_to: Nullable(MovementEnd),
   additional_values: Type.Array(NamedValue),
+  quantity: Type.Optional(Type.Number({ description: 'Its units at the point, when the payload counts them (total_quantity)' })),
 });
 const TopCost = Type.Object({ id: Type.String(), name: Type.String(), value: Type.Number(), date: Type.String(), invoice_number: Nullable(Type.String()) });
 const TopDeal = Type.Object({

@@ -7,6 +7,7 @@ import { ApiError } from '../http/errors';
 import type { JobQueue } from '../jobs/queue';
 import { findDefinition } from '../metrics/definitions/catalogue';
 import type { SectionResult } from '../metrics/definitions/types';
+import { detailsCountUnits } from '../metrics/details';
 import { contentDisposition, CSV_CONTENT_TYPE, fileStem, toCsv, toXlsx, XLSX_CONTENT_TYPE } from '../reports/exports/files';
 import {
   checkDetailsRequest,
@@ -169,7 +170,7 @@ export const sectionExportRoutes: FastifyPluginAsyncTypebox<SectionExportRoutesO
       const endDate = query.end_date ?? query.date ?? query.start_date;
       if (!startDate || !endDate) throw ApiError.of(422, 'Give a date, or a start date and an end date', query.start_date ? '/querystring/end_date' : '/querystring/date');
       const variant = query.variant ?? 'money';
-      if (variant === 'units_sold') throw ApiError.of(422, UNITS_PER_CUSTOMER_UNAVAILABLE, '/querystring/variant');
+      if (variant === 'units_sold' && !detailsCountUnits(section.definition_id)) throw ApiError.of(422, UNITS_PER_CUSTOMER_UNAVAILABLE, '/querystring/variant');
       const params: DetailsExportParams = {
         report_id: section.report_id,
         start_date: startDate,

@@ -5694,6 +5694,8 @@ export interface operations {
                                         name: string;
                                         value: number | null;
                                     }[];
+                                    /** @description Its units at the point, when the payload counts them (total_quantity) */
+                                    quantity?: number;
                                 }[];
                                 top_costs?: {
                                     id: string;
@@ -5749,6 +5751,8 @@ export interface operations {
                                             name: string;
                                             value: number | null;
                                         }[];
+                                        /** @description Its units at the point, when the payload counts them (total_quantity) */
+                                        quantity?: number;
                                     }[];
                                     /** @description The rows not listed: how many and their sum */
                                     rest: {
@@ -5949,6 +5953,8 @@ export interface operations {
                                         name: string;
                                         value: number | null;
                                     }[];
+                                    /** @description Its units at the point, when the payload counts them (total_quantity) */
+                                    quantity?: number;
                                 }[];
                                 top_costs?: {
                                     id: string;
@@ -6004,6 +6010,8 @@ export interface operations {
                                             name: string;
                                             value: number | null;
                                         }[];
+                                        /** @description Its units at the point, when the payload counts them (total_quantity) */
+                                        quantity?: number;
                                     }[];
                                     /** @description The rows not listed: how many and their sum */
                                     rest: {

@@ -102,8 +102,9 @@ interface RowEntry {
  * section's currency, whatever the chart counts: a count is the number of rows, a rate's list is
  * its numerator. So a money cell is that amount in major units.
  */
-function variantCell(variant: DetailsVariant, row: { value: number; subscriptions?: { product_key: string }[] }, currency: string): Cell {
+function variantCell(variant: DetailsVariant, row: { value: number; quantity?: number; subscriptions?: { product_key: string }[] }, currency: string): Cell {
   if (variant === 'sub') return (row.subscriptions ?? []).map((s) => s.product_key).join(', ');
+  if (variant === 'units_sold') return row.quantity ?? null;
   return shownNumber(row.value, 'minor_units', currency);
 }
 
@@ -122,7 +123,7 @@ export function detailsTable(
   for (const { period, items } of perPeriod) {
     for (const item of items) {
       const series = item.segment_value ?? item.component ?? item.name;
-      const listed: { id: string; name: string; value: number; subscriptions?: { product_key: string }[] }[] = [
+      const listed: { id: string; name: string; value: number; quantity?: number; subscriptions?: { product_key: string }[] }[] = [
         ...item.details.top_customers,
         ...(item.details.top_costs ?? []),
         ...(item.details.top_deals ?? []),
@@ -151,6 +152,10 @@ export function detailsTable(
       return shownNumber(raw, 'minor_units', options.currency);
     });
     body.push(['', 'Total', ...(many ? [''] : []), ...totals]);
+  }
+  if (options.variant === 'units_sold') {
+    // Every row's units, so the total is the point's units (total_quantity).
+    body.push(['', 'Total', ...(many ? [''] : []), ...perPeriod.map(({ items }) => items.reduce((sum, item) => sum + (item.details.total_quantity ?? 0), 0))]);
   }
   return { header, rows: body };
 }
@@ -229,6 +234,7 @@ async function writeDetails(
       ...(params.segment_value !== undefined ? { segment_value: params.segment_value } : {}),
       ...(cohort && params.cohort_date ? { cohort_date: params.cohort_date, column } : {}),
       limit: ALL_ROWS,
+      ...(params.variant === 'units_sold' ? { with_quantities: true } : {}),
     });
     perPeriod.push({ period, items: details.items });
   }

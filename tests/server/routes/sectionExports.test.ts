@@ -35,6 +35,7 @@ let colleague: SignedUp;
 let mrr: Section;
 let customers: Section;
 let strangerSection: Section;
+let movementsSection: Section;
 const clients: CableClient[] = [];
 
 const api = (method: 'GET' | 'POST', url: string, who?: SignedUp) =>
@@ -94,6 +95,7 @@ beforeAll(async () => {
   ];
   await db.insertInto('object_attributes').values({ account_id: account, id: 'att-country', name: 'Country', object: 'customer' }).execute();
   await db.insertInto('customer_segments').values({ account_id: account, id: 'seg-country', object_attribute_id: 'att-country', name: 'Country' }).execute();
+  await db.insertInto('products').values({ account_id: account, key: 'pro', name: 'Pro' }).execute();
   for (const [k, customer] of pay.entries()) {
     await db.insertInto('customers').values({ account_id: account, id: customer.id, name: customer.name, public_id: null }).execute();
     await db
@@ -112,6 +114,8 @@ beforeAll(async () => {
         import_id: null,
       })
       .execute();
+    // Seats: 2, 3 and 4 (the units-sold export counts them).
+    await db.insertInto('payment_items').values({ account_id: account, payment_id: `subh00000000ex${k}`, position: 0, product_key: 'pro', type: 'recurring', quantity: k + 2 }).execute();
     await db.insertInto('customer_segment_values').values({ account_id: account, customer_id: customer.id, segment_id: 'seg-country', year: 2025, month: 1, value: customer.country }).execute();
   }
   const report = await reportOf(owner, ['mrr', 'customers']);
@@ -124,6 +128,7 @@ beforeAll(async () => {
   await app.reports.settled();
   [mrr, customers] = (await sectionsOf(owner, report.secret)) as [Section, Section];
   strangerSection = (await reportOf(stranger, ['mrr'])).sections[0] as Section;
+  movementsSection = (await reportOf(owner, ['mrr_movements'])).sections[0] as Section;
   colleague = await sharedReportOnlyColleague(app, harness.db, owner);
 });
 afterEach(async () => {
@@ -277,6 +282,22 @@ describe(`section exports on ${testEngine}`, () => {
       expectSignInRequired(await api('GET', `/section_exports/${id}`));
     });
 
+    it('exports each customer’s units (variant units_sold), adding up to the units of the point', async () => {
+      const started = await api('POST', `/business_report/sections/${customers.id}/export_details?start_date=2025-09-01&end_date=2025-10-31&variant=units_sold`, owner);
+      expect(started.statusCode, started.body).toBe(202);
+      const done = await finished((started.json() as { id: string }).id);
+      expect(done).toMatchObject({ status: 'done', file_name: 'customers-details-2025-09-01-to-2025-10-31.csv' });
+      const file = await app.inject({ method: 'GET', url: done.url as string });
+      // September: Ada Corp (2 seats) and the evil name (3); October also -Minus Ltd (4).
+      expect(csvRows(file.body)).toEqual([
+        ['Customer ID', 'Customer', '2025-09', '2025-10'],
+        ['c3', "'-Minus Ltd", '', '4'],
+        ['c2', `'${EVIL_NAME}`, '3', '3'],
+        ['c1', 'Ada Corp', '2', '2'],
+        ['', 'Total', '5', '9'],
+      ]);
+    });
+
     it('exports one period’s subscriptions (variant sub) of one segment value, as XLSX', async () => {
       const started = await api('POST', `/business_report/sections/${mrr.id}/export_details?date=2026-02-01&segment_id=${encodeURIComponent(SEGMENT)}&segment_value=DE&variant=sub&format=xlsx`, owner);
       expect(started.statusCode, started.body).toBe(202);
@@ -358,13 +379,16 @@ describe(`section exports on ${testEngine}`, () => {
         ['start_date=2026-02-01&end_date=2026-01-01', '/querystring/start_date', 'The start date is after the end date'],
         ['date=2020-01-01', '/querystring/start_date', 'No period of the section falls between these dates'],
         ['date=2026-02-01&segment_id=nope', '/querystring/segment_id', "The section has no segment 'nope'"],
-        ['date=2026-02-01&variant=units_sold', '/querystring/variant', 'Units sold per customer are not available for this section'],
       ];
       for (const [query, pointer, detail] of cases) {
         const response = await post(query);
         expect(response.statusCode, query).toBe(422);
         expect(errorsOf(response)[0], query).toMatchObject({ source: { pointer }, detail });
       }
+      // Units per row: MRR, customers and revenue charts count them; movements do not.
+      const movements = await api('POST', `/business_report/sections/${movementsSection.id}/export_details?date=2026-02-01&variant=units_sold`, owner);
+      expect(movements.statusCode, movements.body).toBe(422);
+      expect(errorsOf(movements)[0]).toMatchObject({ source: { pointer: '/querystring/variant' }, detail: 'Units sold per customer are not available for this section' });
       expect((await post('date=2026-02-01&variant=customer_count')).statusCode).toBe(400);
       expect((await post('date=02/01/2026')).statusCode).toBe(400);
       // A refused request stores nothing.
