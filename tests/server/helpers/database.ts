@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../../server/db/database';
@@ -49,6 +49,8 @@ async function migratedPGliteDump(): Promise<Blob> {
     const partial = `${file}.${process.pid}.partial`;
     writeFileSync(partial, new Uint8Array(await dump.arrayBuffer()));
     renameSync(partial, file);
+    // Dumps of earlier migrations (42 MB each) are of no more use.
+    for (const name of readdirSync(path.dirname(file))) if (name.endsWith('.tar') && name !== path.basename(file)) rmSync(path.join(path.dirname(file), name), { force: true });
     return dump;
   }
 }
