@@ -318,3 +318,10 @@ export const EXPLORE_GROWTH_BUCKETS = [
 export const FULL_ACCESS_PERMISSION_LEVEL = 'user';
 /** The restricted level that only sees reports through their share URL. */
 export const SHARED_REPORT_ONLY_PERMISSION_LEVEL = 'shared_report_only';
+
+/**
+ * Sections whose details can list each row's units (`export_details` variant units_sold): MRR and
+ * customers (the seats of a customer's live payments) and the revenue charts. The server's
+ * `detailsCountUnits` decides; a server test keeps this list equal to it.
+ */
+export const DETAILS_UNIT_COUNTING_DEFINITIONS: readonly string[] = ['mrr', 'customers', 'one_time_revenue', 'booked_revenue', 'recognized_revenue', 'usage_revenue', 'units_sold'];

@@ -1,7 +1,8 @@
 import { Menu } from '@mantine/core';
-import { IconFileSpreadsheet, IconFileTypeCsv, IconUsers } from '@tabler/icons-react';
+import { IconBox, IconFileSpreadsheet, IconFileTypeCsv, IconPackages, IconUsers } from '@tabler/icons-react';
 import { useSelector } from '@xstate/react';
 import { useEffect, useMemo, useState } from 'react';
+import { DETAILS_UNIT_COUNTING_DEFINITIONS } from '../../../models/constants';
 import { selectUser } from '../../../machines/auth/selectors';
 import { canStartExport } from '../../../machines/sectionExport/selectors';
 import type { SectionExportRequest } from '../../../machines/sectionExport/types';
@@ -16,17 +17,22 @@ import { sectionExportActorFor, startSectionExportActor } from './sectionExportS
 
 export const DATA_EXPORT_FAILURE = 'We could not export this section, please try again later';
 
-type ExportableSection = Pick<ReportSection, 'id' | 'definition_id' | 'title' | 'periods' | 'recalculation_status'>;
+type ExportableSection = Pick<ReportSection, 'id' | 'definition_id' | 'title' | 'periods' | 'recalculation_status' | 'underlying_data'>;
 
-/** 'Export details' of a section: its customers over the section's whole range (a cohort table: its first cohort). */
-export function detailsRequest(section: Pick<ReportSection, 'id' | 'definition_id' | 'periods'>): SectionExportRequest | null {
+type DetailsVariant = NonNullable<SectionExportRequest['query']['variant']>;
+
+/**
+ * 'Export details' of a section: its customers over the section's whole range (a cohort table:
+ * its first cohort), each row's money, subscriptions (`sub`) or units (`units_sold`).
+ */
+export function detailsRequest(section: Pick<ReportSection, 'id' | 'definition_id' | 'periods'>, variant: DetailsVariant = 'money'): SectionExportRequest | null {
   const first = section.periods[0];
   const last = section.periods.at(-1);
   if (!first || !last) return null;
   const cohort = section.definition_id === 'customer_cohorts' || section.definition_id === 'mrr_cohorts';
   return {
     sectionId: section.id,
-    query: { start_date: first.first_day, end_date: last.last_day, variant: 'money', ...(cohort ? { cohort_date: first.first_day } : {}) },
+    query: { start_date: first.first_day, end_date: last.last_day, variant, ...(cohort ? { cohort_date: first.first_day } : {}) },
   };
 }
 
@@ -58,7 +64,12 @@ export function SectionExportMenuItems({ section, segmentId, channels }: Section
 
   if (!user || user.permission_level !== 'user') return null;
   const computed = section.periods.length > 0;
-  const request = detailsRequest(section);
+  const startDetails = (variant: DetailsVariant) => {
+    const request = detailsRequest(section, variant);
+    if (request) actor.send({ type: 'sectionExport.start', request: segmentId ? { ...request, query: { ...request.query, segment_id: segmentId } } : request });
+  };
+  const detailsDisabled = !computed || !canStart;
+  const countsUnits = DETAILS_UNIT_COUNTING_DEFINITIONS.includes(section.definition_id);
 
   const download = async (format: DataExportFormat) => {
     setDownloading(format);
@@ -82,15 +93,19 @@ export function SectionExportMenuItems({ section, segmentId, channels }: Section
       <Menu.Item leftSection={<IconFileSpreadsheet size={16} />} disabled={!computed || downloading !== null} onClick={() => void download('xlsx')}>
         Export data (XLSX)
       </Menu.Item>
-      <Menu.Item
-        leftSection={<IconUsers size={16} />}
-        disabled={!request || !canStart}
-        onClick={() => {
-          if (request) actor.send({ type: 'sectionExport.start', request: segmentId ? { ...request, query: { ...request.query, segment_id: segmentId } } : request });
-        }}
-      >
+      <Menu.Item leftSection={<IconUsers size={16} />} disabled={detailsDisabled} onClick={() => startDetails('money')}>
         Export details
       </Menu.Item>
+      {section.underlying_data === 'subscriptions' && (
+        <Menu.Item leftSection={<IconPackages size={16} />} disabled={detailsDisabled} onClick={() => startDetails('sub')}>
+          Export subscriptions per customer
+        </Menu.Item>
+      )}
+      {countsUnits && (
+        <Menu.Item leftSection={<IconBox size={16} />} disabled={detailsDisabled} onClick={() => startDetails('units_sold')}>
+          Export units per customer
+        </Menu.Item>
+      )}
     </>
   );
 }

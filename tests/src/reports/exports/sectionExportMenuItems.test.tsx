@@ -56,14 +56,14 @@ function fakeChannels() {
   return { channels, subscriptions, say: (message: unknown) => act(() => subscriptions.filter((s) => !s.ended).forEach((s) => s.handlers.received?.(message))) };
 }
 
-function renderMenu(options: { api: FakeApi; channels: LiveChannels; user?: typeof fullAccessUser }) {
+function renderMenu(options: { api: FakeApi; channels: LiveChannels; user?: typeof fullAccessUser; section?: Parameters<typeof mrrSection>[0] }) {
   return renderWithProviders(
     <Menu opened withinPortal={false}>
       <Menu.Target>
         <Button>Section menu</Button>
       </Menu.Target>
       <Menu.Dropdown>
-        <SectionExportMenuItems section={mrrSection({ id: 'sec_mrr' })} channels={options.channels} />
+        <SectionExportMenuItems section={mrrSection({ id: 'sec_mrr', ...options.section })} channels={options.channels} />
       </Menu.Dropdown>
     </Menu>,
     { user: options.user ?? fullAccessUser, api: options.api },
@@ -91,12 +91,17 @@ afterEach(() => {
 });
 
 describe('SectionExportMenuItems', () => {
-  it('offers the three exports to a full user and none to a shared-report viewer', () => {
+  it('offers the exports to a full user and none to a shared-report viewer', () => {
     const { channels } = fakeChannels();
     const { unmount } = renderMenu({ api: exportApi({}).api, channels });
-    expect(screen.getByRole('menuitem', { name: 'Export data (CSV)' })).toBeEnabled();
-    expect(screen.getByRole('menuitem', { name: 'Export data (XLSX)' })).toBeEnabled();
-    expect(screen.getByRole('menuitem', { name: 'Export details' })).toBeEnabled();
+    expect(screen.getAllByRole('menuitem').map((item) => item.textContent)).toEqual([
+      'Export data (CSV)',
+      'Export data (XLSX)',
+      'Export details',
+      'Export subscriptions per customer',
+      'Export units per customer',
+    ]);
+    for (const item of screen.getAllByRole('menuitem')) expect(item).toBeEnabled();
     unmount();
     renderMenu({ api: exportApi({}).api, channels: fakeChannels().channels, user: sharedReportOnlyUser });
     expect(screen.queryByRole('menuitem', { name: /Export/ })).toBeNull();
@@ -149,6 +154,31 @@ describe('SectionExportMenuItems', () => {
     expect(screen.getByRole('menuitem', { name: 'Export details' })).toBeEnabled();
     // The machine is in the state inspector.
     expect(inspectorRegistry.list().some((actor) => actor.name === 'sectionExport' && actor.live)).toBe(true);
+  });
+
+  it('exports each customer’s subscriptions or units where the section has them', async () => {
+    const { api, sent } = exportApi({ details: () => ({ status: 202, body: { id: 'sxp3', status: 'in_progress', url: null, file_name: null } }) });
+    const live = fakeChannels();
+    const view = renderMenu({ api, channels: live.channels });
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Export units per customer' }));
+    expect(await screen.findByText('Your export is in progress. We will notify you once completed')).toBeInTheDocument();
+    const post = sent.find((request) => request.method === 'POST');
+    expect(Object.fromEntries(post?.url.searchParams ?? [])).toEqual({ start_date: '2025-01-01', end_date: '2025-03-28', variant: 'units_sold' });
+    expect(screen.getByRole('menuitem', { name: 'Export subscriptions per customer' })).toBeDisabled();
+    view.unmount();
+
+    // MRR movements list customers but not their units; costs list no customers at all.
+    renderMenu({ api, channels: fakeChannels().channels, section: { definition_id: 'mrr_movements' } });
+    expect(screen.getByRole('menuitem', { name: 'Export subscriptions per customer' })).toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: 'Export units per customer' })).toBeNull();
+  });
+
+  it('offers no per-customer exports for costs', async () => {
+    const { api } = exportApi({});
+    renderMenu({ api, channels: fakeChannels().channels, section: { definition_id: 'costs', underlying_data: 'costs' } });
+    expect(screen.getByRole('menuitem', { name: 'Export details' })).toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: 'Export subscriptions per customer' })).toBeNull();
+    expect(screen.queryByRole('menuitem', { name: 'Export units per customer' })).toBeNull();
   });
 
   it('says the export could not start when the server refuses it, and when it fails on the server', async () => {
