@@ -5,7 +5,7 @@ import type { ChartColors } from './chartOptions';
 /** Series colours in order, from the theme so they follow its palette. */
 const SERIES_COLORS = ['brand', 'teal', 'orange', 'grape', 'cyan', 'yellow', 'pink', 'lime', 'indigo', 'red', 'green', 'violet'] as const;
 
-export function chartColors(theme: MantineTheme, dark: boolean): ChartColors {
+function chartColors(theme: MantineTheme, dark: boolean): ChartColors {
   const shade = dark ? 4 : 6;
   return {
     dark,

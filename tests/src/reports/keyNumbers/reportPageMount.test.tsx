@@ -4,6 +4,7 @@ import type { LiveChannels } from '../../../../src/cable/liveChannels';
 import type { ReportView } from '../../../../src/reports/page/reportApi';
 import { ReportPageLoader } from '../../../../src/reports/page/ReportPageLoader';
 import { mrrSection } from '../charts/sectionFixtures';
+import { reportView } from '../page/reportFixtures';
 import { defaultFakeApi, fullAccessUser, renderWithProviders } from '../../renderApp';
 
 vi.mock('react-apexcharts/core', () => ({ default: () => <div data-testid="apex-chart" /> }));
@@ -14,24 +15,17 @@ vi.mock('apexcharts/features/annotations', () => ({}));
 const SECRET = 'S'.repeat(32);
 const noChannels: LiveChannels = { subscribe: () => () => {}, close: () => {} };
 
-const report: ReportView = {
-  id: 'rep1',
+const report: ReportView = reportView({
   secret: SECRET,
   account_id: fullAccessUser.account_id,
-  title: 'Board, March',
   summary: '',
   tags: [],
   owner: { name: 'Ada Lovelace' },
   period: { start_year: 2025, start_month: 1, end_year: 2025, end_month: 3 },
   created_at: '2025-03-01T09:00:00.000Z',
   refreshed_at: '2025-03-02T08:00:00.000Z',
-  recalculation_status: 'recalculated',
-  freshness_status: 'fresh',
-  can_edit: true,
-  currency: 'USD',
-  settings: { repeatable: true, auto_refresh: true, display_quarters: false, subtract_forever_discount_from_mrr: true, subtract_finite_discount_from_mrr: true, currency: null },
   sections: [mrrSection({ id: 'sec_mrr', title: 'MRR' }) as ReportView['sections'][number]],
-};
+});
 
 const follows = (first: Element, second: Element) => Boolean(first.compareDocumentPosition(second) & Node.DOCUMENT_POSITION_FOLLOWING);
 

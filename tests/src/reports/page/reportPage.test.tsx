@@ -4,7 +4,7 @@ import { describe, expect, it, vi, type Mock } from 'vitest';
 import type { LiveChannels } from '../../../../src/cable/liveChannels';
 import type { ReportServices, ReportUpdate, ReportView } from '../../../../src/reports/page/reportApi';
 import { ReportPageLoader } from '../../../../src/reports/page/ReportPageLoader';
-import { mrrSection } from '../charts/sectionFixtures';
+import { reportView } from './reportFixtures';
 import { fullAccessUser, renderWithProviders } from '../../renderApp';
 
 vi.mock('react-apexcharts/core', () => ({ default: () => <div data-testid="apex-chart" /> }));
@@ -15,27 +15,7 @@ vi.mock('apexcharts/features/annotations', () => ({}));
 /** 2026-03-02, the day the tests' reports are read. */
 const now = () => new Date(2026, 2, 2, 9, 0);
 
-function report(overrides: Partial<ReportView> = {}): ReportView {
-  return {
-    id: 'rep1',
-    secret: 'S'.repeat(32),
-    account_id: 'acc1',
-    title: 'Board, March',
-    summary: 'Growth is back.',
-    tags: ['board'],
-    owner: { name: 'Ada Owner' },
-    period: { start_year: 2025, start_month: 4, end_year: 2026, end_month: 3 },
-    created_at: '2026-03-01T09:00:00.000Z',
-    refreshed_at: '2026-03-02T08:00:00.000Z',
-    recalculation_status: 'recalculated',
-    freshness_status: 'fresh',
-    can_edit: true,
-    currency: 'USD',
-    settings: { repeatable: true, auto_refresh: true, display_quarters: false, subtract_forever_discount_from_mrr: true, subtract_finite_discount_from_mrr: true, currency: null },
-    sections: [mrrSection({ id: 'sec-mrr', title: 'MRR' }) as ReportView['sections'][number]],
-    ...overrides,
-  };
-}
+const report = reportView;
 
 /** The page's calls, each a spy answering as given; `push` sends a live update to the page. */
 function fakeServices(initial: ReportView, overrides: Partial<Record<keyof ReportServices, Mock>> = {}) {

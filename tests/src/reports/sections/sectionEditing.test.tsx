@@ -6,6 +6,7 @@ import type { ReportServices, ReportView } from '../../../../src/reports/page/re
 import { ReportPageLoader } from '../../../../src/reports/page/ReportPageLoader';
 import type { SectionDefinition } from '../../../../src/reports/page/sections/sectionsApi';
 import { mrrSection, segment } from '../charts/sectionFixtures';
+import { reportView } from '../page/reportFixtures';
 import { defaultFakeApi, fullAccessUser, renderWithProviders } from '../../renderApp';
 import { apiErrors, type FakeApi } from '../../support/fakeApi';
 
@@ -63,22 +64,9 @@ const definitions: SectionDefinition[] = [
 ];
 
 function report(overrides: Partial<ReportView> = {}): ReportView {
-  return {
-    id: 'rep1',
-    secret: 'S'.repeat(32),
-    account_id: 'acc1',
-    title: 'Board, March',
+  return reportView({
     summary: '',
     tags: [],
-    owner: { name: 'Ada Owner' },
-    period: { start_year: 2025, start_month: 4, end_year: 2026, end_month: 3 },
-    created_at: '2026-03-01T09:00:00.000Z',
-    refreshed_at: '2026-03-02T08:00:00.000Z',
-    recalculation_status: 'recalculated',
-    freshness_status: 'fresh',
-    can_edit: true,
-    currency: 'USD',
-    settings: { repeatable: true, auto_refresh: true, display_quarters: false, subtract_forever_discount_from_mrr: true, subtract_finite_discount_from_mrr: true, currency: null },
     sections: [
       mrrSection({ id: 'sec-mrr', title: 'MRR', position: 0 }),
       mrrSection({
@@ -91,7 +79,7 @@ function report(overrides: Partial<ReportView> = {}): ReportView {
       }),
     ] as ReportView['sections'],
     ...overrides,
-  };
+  });
 }
 
 /** The page's own calls (report reads), answering `current`; `setReport` changes what a reload reads. */
