@@ -16,6 +16,7 @@ import { showsCurrentMonth, type ReportPeriod } from '../../models/reportRange';
  */
 
 export const REPORT_NOT_FOUND = 'Report not found';
+export const SECTION_NOT_FOUND = 'Section not found';
 export const UNKNOWN_CURRENCY = 'Unknown currency';
 /** Reports `GET /business_reports/latest` lists at most, newest first. */
 export const LATEST_LIMIT = 200;

@@ -5,6 +5,7 @@ import { ApiError } from '../http/errors';
 import { findDefinition } from '../metrics/definitions/catalogue';
 import { canEdit, mustBeReadable } from '../reports/access';
 import { reportStampBySecret } from '../reports/answerCache';
+import { SECTION_NOT_FOUND } from '../reports/reports';
 
 /**
  * The key numbers strip of a report (second spec document, section 7): a section's number of
@@ -13,7 +14,6 @@ import { reportStampBySecret } from '../reports/answerCache';
  * `key_number`, as the last computation of the section left it.
  */
 
-export const SECTION_NOT_FOUND = 'Section not found';
 
 const KeyNumberSchema = Type.Object({
   section_id: Type.String(),

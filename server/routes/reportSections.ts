@@ -6,7 +6,7 @@ import type { DataCategory, Resolution, SectionDataType } from '../db/schema';
 import { ApiError, type ApiErrorEntry } from '../http/errors';
 import { TOTAL_NAME, TOTAL_SEGMENTER_ID, type SectionDefinitionItem } from '../metrics/definitions/segmenters';
 import { canEdit } from '../reports/access';
-import { REPORT_NOT_FOUND, reportExists } from '../reports/reports';
+import { REPORT_NOT_FOUND, reportExists, SECTION_NOT_FOUND } from '../reports/reports';
 import {
   addSection,
   computedSegment,
@@ -29,7 +29,6 @@ import {
  * recalculation of the report.
  */
 
-export const SECTION_NOT_FOUND = 'Section not found';
 export const SEGMENT_NOT_FOUND = 'Segment not found';
 export const UNKNOWN_DEFINITION = 'There is no chart of this kind';
 export const UNAVAILABLE_DEFINITION = 'This chart is not available for your account';

@@ -7,7 +7,7 @@ import { MissingExchangeRateError } from '../metrics/currency';
 import { dayFromInstant, isoFromDay } from '../metrics/days';
 import { SectionRequestError, type SectionResult } from '../metrics/definitions/types';
 import type { DetailsRequest, DetailsResult } from '../metrics/details';
-import { mustBeKnownCurrency, sectionRequests } from '../reports/reports';
+import { mustBeKnownCurrency, SECTION_NOT_FOUND, sectionRequests } from '../reports/reports';
 
 /**
  * Drill-down of a data point (second spec document, 2 "Section details dialog", 3 "Details
@@ -20,7 +20,6 @@ import { mustBeKnownCurrency, sectionRequests } from '../reports/reports';
  * section is 404.
  */
 
-export const SECTION_NOT_FOUND = 'Section not found';
 export const NOT_A_COHORT = 'This section is not a cohort table: ask /details';
 export const A_COHORT = 'This section is a cohort table: ask /cohort_details';
 /** Rows listed before the rest, at most. */

@@ -19,6 +19,7 @@ import {
   type DetailsExportParams,
 } from '../reports/exports/sectionDetails';
 import { DATA_VARIANTS, ExportRequestError, sectionDataTable } from '../reports/exports/tables';
+import { SECTION_NOT_FOUND } from '../reports/reports';
 
 /**
  * Section exports (second spec document, section 7; docs/exports.md):
@@ -32,7 +33,6 @@ import { DATA_VARIANTS, ExportRequestError, sectionDataTable } from '../reports/
  * get none. Another account's section or export is 404, no token 401.
  */
 
-export const SECTION_NOT_FOUND = 'Section not found';
 export const EXPORT_NOT_FOUND = 'Export not found';
 export const NOT_CALCULATED = 'The section has not been calculated yet';
 export const EXPORTS_NOT_ALLOWED = 'You are not allowed to export this section';

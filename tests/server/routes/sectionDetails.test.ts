@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMonths, dayFromIso, isoFromDay } from '../../../server/metrics/days';
-import { A_COHORT, NOT_A_COHORT, SECTION_NOT_FOUND } from '../../../server/routes/sectionDetails';
+import { SECTION_NOT_FOUND } from '../../../server/reports/reports';
+import { A_COHORT, NOT_A_COHORT } from '../../../server/routes/sectionDetails';
 import { createAuthTestApp, expectSignInRequired, problemsOf, sharedReportOnlyColleague, signUp, type AuthTestApp, type SignedUp } from '../auth/support';
 import { testEngine } from '../helpers/database';
 
