@@ -1,3 +1,4 @@
+import { seenColours } from './support/colors';
 import { expect, test } from './support/test';
 
 test.describe('the product on a fresh start', () => {
@@ -31,11 +32,25 @@ test.describe('the product on a fresh start', () => {
     await page.emulateMedia({ colorScheme: 'light' });
     await page.goto('/getting-started');
     const html = page.locator('html');
+    // What a reader sees: the page's first heading and what is behind it.
+    const heading = () => seenColours(page.getByRole('heading', { level: 1 }).first());
     await expect(html).toHaveAttribute('data-mantine-color-scheme', 'light');
+    const light = await heading();
+    expect(light.backgroundLuminance, `light background ${light.background}`).toBeGreaterThan(0.7);
+    expect(light.contrast, `light: ${light.text} on ${light.background}`).toBeGreaterThanOrEqual(4.5);
+
     await page.getByRole('button', { name: 'Switch to dark mode' }).click();
     await expect(html).toHaveAttribute('data-mantine-color-scheme', 'dark');
+    const expectDark = async () => {
+      const dark = await heading();
+      expect(dark.backgroundLuminance, `dark background ${dark.background}`).toBeLessThan(0.1);
+      expect(dark.textLuminance, `dark: ${dark.text} on ${dark.background}`).toBeGreaterThan(dark.backgroundLuminance);
+      expect(dark.contrast, `dark: ${dark.text} on ${dark.background}`).toBeGreaterThanOrEqual(4.5);
+    };
+    await expectDark();
     await page.reload();
     await expect(html).toHaveAttribute('data-mantine-color-scheme', 'dark');
+    await expectDark();
   });
 
   test('serves browsable API docs generated from the route schemas', async ({ page }) => {

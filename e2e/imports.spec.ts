@@ -18,11 +18,17 @@ const cardBadge = (page: Page) => page.getByRole('main').getByText(/^(Uploading|
 /**
  * Closes the toasts on screen (their close buttons have no accessible name, so they are found
  * inside each toast). The import notices stay 30 s at the top right, over the user menu's items.
+ * A toast may close itself (its timeout) between being listed and being clicked, or be on its
+ * way out: each round clicks the close buttons still there (forced past the animation; one that
+ * went away meanwhile is no failure) and waits for the toasts to be gone, until they are (a
+ * toast that arrived during a round is closed by the next).
  */
 async function closeToasts(page: Page): Promise<void> {
   const toasts = page.locator('.mantine-Notification-root');
-  for (const toast of await toasts.all()) await toast.getByRole('button').click();
-  await expect(toasts).toHaveCount(0);
+  await expect(async () => {
+    for (const close of await toasts.getByRole('button').all()) await close.click({ force: true, timeout: 1_000 }).catch(() => {});
+    await expect(toasts).toHaveCount(0, { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 /** Opens the dialog from the Settings card and sends `file` through it. */

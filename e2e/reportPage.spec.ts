@@ -1,9 +1,10 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { copyFileSync } from 'node:fs';
 import { signInThroughForm } from './support/auth';
 import { addMonths, demoNumbers, shownMoney, type DemoNumbers } from './support/demoNumbers';
 import { removeDataDir, startServer, type RunningServer } from './support/server';
 import { pointTooltip } from './support/charts';
+import { horizontalOverflow, seenColours, type SeenColours } from './support/colors';
 import { expect, test } from './support/test';
 import { MONTH_LABELS, RANGE_BEYOND_CURRENT_MONTH, RANGE_FROM_AFTER_TO, RANGE_TOO_LONG, RANGE_TOO_SHORT } from '../models/reportRange';
 import { YEAR_OPTIONS_FIRST } from '../models/constants';
@@ -69,6 +70,21 @@ async function openReport(page: Page, suffix: string): Promise<void> {
 }
 
 const section = (page: Page, title: string) => page.getByRole('region', { name: title, exact: true });
+
+/** Every section's chart drawn (again, after a theme or size change) and no longer animating. */
+async function chartsStandStill(page: Page, sections: Locator): Promise<void> {
+  for (const card of await sections.all()) await expect(card).toHaveAttribute('data-chart-state', 'drawn', { timeout: 15_000 });
+  await expect(page.locator('main .apexcharts-canvas')).toHaveCount(await sections.count());
+  let previous = '';
+  await expect
+    .poll(async () => {
+      const now = await page.locator('main .apexcharts-series path').evaluateAll((paths) => paths.map((p) => p.getAttribute('d')).join('|'));
+      const still = now === previous;
+      previous = now;
+      return still;
+    })
+    .toBe(true);
+}
 
 
 /** Index of month `month` on a report whose range starts at `start` ('YYYY-MM'). */
@@ -230,19 +246,19 @@ test.describe('report page on a server of its own', () => {
     await expect(movements).toContainText(`Net: ${shownMoney(mrr - demo.mrr(addMonths(lastComplete, -1), 'USD'), 'USD')}`);
   });
 
-  test('the report page in light and dark colour schemes (screenshots)', async ({ page }) => {
-    test.setTimeout(60_000);
+  test('the report page reads well in light and dark colour schemes, at 1440 and 1280 pixels wide', async ({ page }) => {
+    test.setTimeout(120_000);
     // Light to begin with (the app reads the scheme from localStorage when it starts).
     await page.addInitScript(([key]) => localStorage.setItem(key, 'light'), [COLOR_SCHEME_KEY] as const);
     // Tall enough for every section to be near the viewport: all charts draw without scrolling.
-    await page.setViewportSize({ width: 1280, height: 6000 });
+    await page.setViewportSize({ width: 1440, height: 6000 });
     await signInAsDemo(page, origin());
     await openReport(page, 'business overview');
     await expect(freshnessBadge(page, 'Up to date')).toBeVisible({ timeout: 30_000 });
     const sections = page.locator('main section[aria-label]');
     await expect(sections).toHaveCount(10);
-    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-    const backgrounds: string[] = [];
+    const firstSection = sections.first();
+    const seen = {} as Record<'light' | 'dark', Record<'page' | 'title' | 'sectionTitle' | 'axisLabel' | 'legend', SeenColours>>;
 
     for (const scheme of ['light', 'dark'] as const) {
       if (scheme === 'dark') {
@@ -254,26 +270,46 @@ test.describe('report page on a server of its own', () => {
         await expect(page.getByRole('tooltip')).toBeHidden();
       }
       await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-      for (const card of await sections.all()) await expect(card).toHaveAttribute('data-chart-state', 'drawn', { timeout: 15_000 });
-      await expect(page.locator('main .apexcharts-canvas')).toHaveCount(10);
-      // Charts animate as they draw: wait until the drawing stands still.
-      let previous = '';
-      await expect
-        .poll(async () => {
-          const now = await page.locator('main .apexcharts-series path').evaluateAll((paths) => paths.map((p) => p.getAttribute('d')).join('|'));
-          const still = now === previous;
-          previous = now;
-          return still;
-        })
-        .toBe(true);
-      backgrounds.push(await background());
+
+      for (const width of [1440, 1280]) {
+        await page.setViewportSize({ width, height: 6000 });
+        await chartsStandStill(page, sections);
+        // Nothing sticks out sideways: no horizontal scrolling at this width.
+        await expect.poll(() => horizontalOverflow(page), { message: `horizontal overflow at ${width}px in ${scheme}` }).toBeLessThanOrEqual(0);
+      }
+      // For a person to look at (test output and /tmp): the page at 1280 pixels.
       const file = test.info().outputPath(`report-${scheme}.png`);
       await page.screenshot({ path: file, fullPage: true });
       copyFileSync(file, `/tmp/report-${scheme}.png`);
+
+      const colours = {
+        page: await seenColours(page.getByRole('main')),
+        title: await seenColours(page.getByRole('heading', { level: 1 })),
+        sectionTitle: await seenColours(firstSection.getByRole('heading').first()),
+        axisLabel: await seenColours(firstSection.locator('.apexcharts-xaxis-label').first()),
+        legend: await seenColours(section(page, 'MRR movements').getByRole('group', { name: 'Legend' }).locator('.mantine-Text-root').first()),
+      };
+      seen[scheme] = colours;
+      // Text a reader can read (WCAG AA for normal text) on what is really behind it.
+      for (const [what, colour] of Object.entries(colours)) {
+        expect(colour.contrast, `${what} in ${scheme}: ${colour.text} on ${colour.background}`).toBeGreaterThanOrEqual(4.5);
+      }
     }
-    // The two schemes really differ: the page background.
-    expect(backgrounds[1]).not.toBe(backgrounds[0]);
+
+    // Light: dark text on a light page. Dark: light text on a dark page, the charts' text included.
+    const { light, dark } = seen;
+    expect(light.page.backgroundLuminance, `light page background ${light.page.background}`).toBeGreaterThan(0.7);
+    expect(light.title.textLuminance, `light title ${light.title.text}`).toBeLessThan(0.2);
+    expect(dark.page.backgroundLuminance, `dark page background ${dark.page.background}`).toBeLessThan(0.1);
+    for (const what of ['title', 'sectionTitle', 'axisLabel', 'legend'] as const) {
+      expect(dark[what].textLuminance, `${what} in dark: ${dark[what].text} on ${dark[what].background}`).toBeGreaterThan(dark[what].backgroundLuminance);
+      expect(dark[what].backgroundLuminance, `${what}'s background in dark: ${dark[what].background}`).toBeLessThan(0.1);
+    }
+    // The charts follow the scheme: their text is drawn in another colour.
+    expect(dark.axisLabel.text).not.toBe(light.axisLabel.text);
+    expect(dark.legend.text).not.toBe(light.legend.text);
   });
+
   test('the range picker refuses each invalid range with its message, and a valid range is saved', async ({ page }) => {
     // Routed before the app starts: a WebSocket the page opened before is not.
     const channel = await reportChannel(page);

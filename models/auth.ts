@@ -95,10 +95,14 @@ export function isResetRequestEmail(email: string): boolean {
 
 const email = () => matching(requiredString(), 'email', EMAIL_PATTERN, INVALID_EMAIL_MESSAGE);
 
-/** Lengths count NFKC characters, as the server does. */
+/**
+ * Lengths count code points after NFKC, as the server does (server/auth/passwordPolicy.ts). The
+ * server's other rules (not a repeated character or short pattern, not like the e-mail, not a
+ * common password) come back as its 422 details.
+ */
 const newPassword = () =>
   refine(requiredString(), 'passwordLength', (value) => {
-    const length = value.normalize('NFKC').length;
+    const length = [...value.normalize('NFKC')].length;
     if (length < PASSWORD_MIN_LENGTH) return PASSWORD_TOO_SHORT_MESSAGE;
     if (length > PASSWORD_MAX_LENGTH) return PASSWORD_TOO_LONG_MESSAGE;
     return true;

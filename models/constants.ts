@@ -142,6 +142,17 @@ export const CSV_IMPORT_MAX_ROW_BYTES = 64 * 1024;
 /** Accepted extension of uploaded import files. */
 export const CSV_FILE_EXTENSION = '.csv';
 
+/**
+ * An upload left waiting for its mapping (the import page's preview, never finalized) expires
+ * this long after it was uploaded: its file is deleted and the import fails (docs/imports.md).
+ */
+export const CSV_IMPORT_PREVIEW_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * Bytes of uploaded files not yet imported (uploading, waiting for the mapping, being imported)
+ * one account may hold: 1 GB, five files at the upload limit. An upload past it is refused (413).
+ */
+export const CSV_IMPORT_MAX_PENDING_BYTES_PER_ACCOUNT = 1024 * 1024 * 1024;
+
 // ---------------------------------------------------------------------------------------
 // Reports
 

@@ -13,7 +13,7 @@ const children = [
     cwd: root,
     stdio: 'inherit',
     // E-mailed links (password reset, invitations) must open the SPA on Vite's port, not the API's.
-    env: { PUBLIC_URL: 'http://localhost:5173', ...process.env, PORT: apiPort, SKIP_SPA_BUILD: 'true' },
+    env: { PUBLIC_URL: 'http://localhost:5173', SUBSCOPE_DEV_OUTBOX: 'true', ...process.env, PORT: apiPort, SKIP_SPA_BUILD: 'true' },
   }),
   spawn(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js')], {
     cwd: root,

@@ -7,7 +7,10 @@ import { authPlugin } from './auth/plugin';
 import { cablePlugin } from './cable/plugin';
 import type { Config } from './config';
 import type { Database } from './db/database';
-import { registerErrorHandler } from './http/errors';
+import { frameworkErrorHandler, registerErrorHandler } from './http/errors';
+import { registerInputHardening } from './http/hardening';
+import { registerRateLimits } from './http/rateLimits';
+import { registerSecurityHeaders } from './http/securityHeaders';
 import { registerSpa } from './http/spa';
 import type { Mailer } from './mail/mailer';
 import { mailerPlugin } from './mail/plugin';
@@ -51,7 +54,7 @@ declare module 'fastify' {
 }
 
 export type AppConfig = Pick<Config, 'production' | 'jwtSecret' | 'testRoutes'> &
-  Partial<Pick<Config, 'jwtTtlSeconds' | 'publicUrl' | 'smtpUrl' | 'mailFrom' | 'trustProxy'>>;
+  Partial<Pick<Config, 'jwtTtlSeconds' | 'publicUrl' | 'smtpUrl' | 'mailFrom' | 'trustProxy' | 'port' | 'devOutbox' | 'rateLimitScale'>>;
 
 export interface AppOptions {
   db: Database;
@@ -81,12 +84,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 2 * 1024 * 1024,
     // Keep-alive sockets that are idle are closed at once on shutdown; busy ones finish first.
     forceCloseConnections: 'idle',
+    // A malformed %-escape or an over-long path parameter answers in the API's error shape.
+    frameworkErrors: frameworkErrorHandler,
+    // Path parameters up to the schemas' own limits (customer ids are up to 200 characters).
+    maxParamLength: 256,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('db', options.db);
   app.decorate('config', options.config);
   registerErrorHandler(app);
+  registerInputHardening(app);
+  await registerSecurityHeaders(app, options.spaDir);
+  await registerRateLimits(app, { scale: options.config.rateLimitScale });
 
   // At the root, so server/main.ts can resume the recalculations a stopped process left; it
   // computes with the metrics service of the API scope (attached below).
@@ -118,7 +128,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return { ...document, paths: Object.fromEntries(paths) };
     },
   });
-  await app.register(fastifySwaggerUi, { routePrefix: `${API_PREFIX}/docs`, staticCSP: true });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: `${API_PREFIX}/docs`,
+    staticCSP: true,
+    // Swagger UI sets inline styles as it renders (its header already forbids framing).
+    transformStaticCSP: (header) => header.replace("style-src 'self' https:", "style-src 'self' 'unsafe-inline'"),
+  });
 
   await app.register(
     async (api) => {
@@ -148,7 +163,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(customerRoutes);
       await api.register(commentRoutes);
       await api.register(currencyRoutes);
-      if (!options.config.production) await api.register(devOutboxRoutes);
+      if (options.config.devOutbox && !options.config.production) await api.register(devOutboxRoutes);
       if (options.config.testRoutes && !options.config.production) await api.register(testSupportRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },

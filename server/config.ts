@@ -14,12 +14,21 @@ export interface Config {
   /** Lifetime of a sign-in token (JWT), in seconds; 24 h. */
   jwtTtlSeconds: number;
   /**
-   * Origin of the links in e-mails (`https://app.example.com`); undefined uses the request's
-   * own origin. Set it in production: a request's Host header is chosen by its sender.
+   * Origin of the links in e-mails (`https://app.example.com`). Required in production; in
+   * development undefined means the local origin the server listens on. Never the request's
+   * Host header, which its sender chooses.
    */
   publicUrl: string | undefined;
-  /** Fastify's trustProxy: false (default), true, or the proxies' addresses/CIDRs from TRUST_PROXY. */
-  trustProxy: boolean | string;
+  /**
+   * Fastify's trustProxy, from TRUST_PROXY: whose X-Forwarded-For (and -Host, -Proto) to believe,
+   * which decides `request.ip` (the sign-in throttle counts by it). Unset/`false`: nobody's, the
+   * connecting address is the client. `true`: one hop, the connecting peer (the one reverse proxy
+   * in front; the client is the address it appended last). A number N: N hops. Else a
+   * comma-separated list of the proxies' addresses/CIDRs (or `loopback`, `linklocal`,
+   * `uniquelocal`): trusted while they are the hop. Never "every hop": that makes `request.ip`
+   * the left-most X-Forwarded-For entry, which the client chooses.
+   */
+  trustProxy: boolean | string | ((address: string, hop: number) => boolean);
   /** SMTP connection URL for nodemailer; undefined writes e-mails to the outbox table instead. */
   smtpUrl: string | undefined;
   /** The From address of outgoing e-mail. */
@@ -27,7 +36,15 @@ export interface Config {
   production: boolean;
   logLevel: string;
   demoEmail: string;
-  demoPassword: string;
+  /** DEMO_PASSWORD when set; otherwise chosen at boot (server/demo/password.ts). */
+  demoPassword: string | undefined;
+  /**
+   * The development outbox route (`/api/v11/dev/outbox`, it hands out reset and invitation
+   * links): only when SUBSCOPE_DEV_OUTBOX=true, never in production, and only to loopback clients.
+   */
+  devOutbox: boolean;
+  /** Multiplies every rate limit (server/http/rateLimits.ts); RATE_LIMIT_SCALE, default 1. */
+  rateLimitScale: number;
   /** Seed the demo account into an empty database. */
   seedDemo: boolean;
   /** Run job workers inside the HTTP process. */
@@ -76,28 +93,51 @@ function parsePort(value: string | undefined, fallback: number): number {
   return port;
 }
 
-function parseTrustProxy(value: string | undefined): boolean | string {
-  if (!value || value === 'false') return false;
-  return value === 'true' ? true : value;
+function parseScale(value: string | undefined): number {
+  if (value === undefined || value === '') return 1;
+  const scale = Number(value);
+  if (!Number.isFinite(scale) || scale < 1) throw new Error(`RATE_LIMIT_SCALE must be a number of at least 1, got '${value}'`);
+  return scale;
+}
+
+function parseTrustProxy(value: string | undefined): false | string | ((address: string, hop: number) => boolean) {
+  const text = value?.trim() ?? '';
+  if (!text || text === 'false' || text === '0') return false;
+  // Fastify 5 ignores X-Forwarded-For altogether for a numeric trustProxy: hops are counted here.
+  const hops = text === 'true' ? 1 : /^\d+$/.test(text) ? Number(text) : undefined;
+  if (hops !== undefined) return (_address, hop) => hop < hops;
+  const proxies = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  if (proxies.length === 0) throw new Error(`TRUST_PROXY must be true, false, a number of hops or the proxies' addresses/CIDRs, got '${value}'`);
+  return proxies.join(',');
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR || 'data');
+  const production = env.NODE_ENV === 'production';
+  const publicUrl = parsePublicUrl(env.PUBLIC_URL);
+  if (production && !publicUrl) {
+    throw new Error('PUBLIC_URL must be set in production (the origin of the links in e-mails, e.g. https://subscope.example.com)');
+  }
   return {
     port: parsePort(env.PORT, 3000),
-    host: env.HOST || '0.0.0.0',
+    host: env.HOST || '127.0.0.1',
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     jwtSecret: resolveJwtSecret(env, dataDir),
     jwtTtlSeconds: ACCESS_TOKEN_TTL_SECONDS,
-    publicUrl: parsePublicUrl(env.PUBLIC_URL),
+    publicUrl,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Subscope <no-reply@subscope.dev>',
-    production: env.NODE_ENV === 'production',
+    production,
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'warn' : 'info'),
     demoEmail: env.DEMO_EMAIL || 'demo@subscope.dev',
-    demoPassword: env.DEMO_PASSWORD || 'subscope-demo-2026',
+    demoPassword: env.DEMO_PASSWORD || undefined,
+    devOutbox: env.SUBSCOPE_DEV_OUTBOX === 'true' && !production,
+    rateLimitScale: parseScale(env.RATE_LIMIT_SCALE),
     seedDemo: env.SEED_DEMO !== 'false',
     workers: env.WORKERS !== 'false',
     testRoutes: env.SUBSCOPE_TEST_ROUTES === 'true' && env.NODE_ENV !== 'production',

@@ -19,7 +19,7 @@ const config = loadConfig();
 const say = (line: string) => process.stdout.write(`[subscope] ${line}\n`);
 
 const spaDir = process.env.SKIP_SPA_BUILD === 'true' ? path.join(root, 'dist') : ensureSpaBuild(root, say);
-const { db, seeded } = await bootStorage(config, { info: say });
+const { db, seeded, demo } = await bootStorage(config, { info: say });
 const queue = config.workers ? await startQueue(db) : undefined;
 const app = await buildApp({
   db,
@@ -61,10 +61,13 @@ const demoReport = await db.kysely
 const banner = [
   `Subscope is running at ${url}  (storage: ${db.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'})`,
   `API: ${url}${API_PREFIX}  docs: ${url}${API_PREFIX}/docs`,
-  ...(config.seedDemo ? [`Demo sign-in: ${config.demoEmail} / ${config.demoPassword}${seeded ? '  (demo data just created)' : ''}`] : []),
+  ...(demo
+    ? [
+        `Demo sign-in: ${config.demoEmail} / ${demo.password}${seeded ? '  (demo data just created)' : ''}` +
+          (demo.generated ? '  (generated for this start: this server is reachable from other machines)' : ''),
+      ]
+    : []),
   ...(demoReport ? [`Public demo report: ${url}/demo/${demoReport.secret}`] : []),
 ];
 process.stdout.write(banner.map((line) => `[subscope] ${line}\n`).join(''));
-if (config.production && !config.publicUrl) {
-  app.log.warn('PUBLIC_URL is not set: links in e-mails take their origin from the request; set it in production');
-}
+

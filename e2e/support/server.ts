@@ -53,6 +53,8 @@ export async function startServer(options: { dataDir?: string; env?: NodeJS.Proc
       LOG_LEVEL: 'warn',
       ECB_FEED_URL: 'off',
       SUBSCOPE_TEST_ROUTES: 'true',
+      SUBSCOPE_DEV_OUTBOX: 'true',
+      RATE_LIMIT_SCALE: '100',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -15,7 +15,10 @@ import {
   type ServerFrame,
 } from './protocol';
 
-/** The token is checked again (revocation by a sign-out anywhere) every this many beats (3 s each). */
+/**
+ * The token is checked again every this many beats (3 s each): the safety net of revocations,
+ * which otherwise end the connection at once (`recheck`, on the revocation's cable event).
+ */
 const REVALIDATE_EVERY_BEATS = 20;
 
 export interface ConnectionOptions {
@@ -31,9 +34,10 @@ export interface ConnectionOptions {
 
 /**
  * One client's cable connection: accepted once its token verifies (welcome), then its
- * commands, one at a time in the order sent. Its token is checked again on every subscribe and
- * now and then on the heartbeat, so an expired or revoked token ends the connection
- * (`disconnect` unauthorized, no reconnect) as it would end an HTTP session.
+ * commands, one at a time in the order sent. Its token is checked again on every subscribe, when
+ * a revocation of its user's tokens is heard (`recheck`) and now and then on the heartbeat, so an
+ * expired or revoked token ends the connection (`disconnect` unauthorized, no reconnect) as it
+ * would end an HTTP session.
  */
 export class CableConnection implements HubConnection {
   private auth: AuthContext | null = null;
@@ -46,6 +50,14 @@ export class CableConnection implements HubConnection {
 
   get accountId(): string | null {
     return this.auth?.accountId ?? null;
+  }
+
+  get userId(): string | null {
+    return this.auth?.userId ?? null;
+  }
+
+  get tokenId(): string | null {
+    return this.auth?.jti ?? null;
   }
 
   get subscriptionCount(): number {
@@ -91,9 +103,12 @@ export class CableConnection implements HubConnection {
     }
     this.send({ type: 'ping', message: unixSeconds });
     this.beats += 1;
-    if (this.beats % REVALIDATE_EVERY_BEATS === 0) {
-      void this.stillAuthorized().catch((error: unknown) => this.options.log.error({ err: error }, 'cable: token check failed'));
-    }
+    if (this.beats % REVALIDATE_EVERY_BEATS === 0) this.recheck();
+  }
+
+  recheck(): void {
+    if (!this.auth || this.closed) return;
+    void this.stillAuthorized().catch((error: unknown) => this.options.log.error({ err: error }, 'cable: token check failed'));
   }
 
   /** Sends `disconnect` and closes the socket (the client reconnects only when told it may). */

@@ -1,13 +1,20 @@
+import type { Revocation } from './revocations';
 import type { CableEvent } from './streams';
 
 /** What the hub needs of a connection. */
 export interface HubConnection {
   /** The account the connection's token belongs to; null before it is accepted. */
   readonly accountId: string | null;
+  /** The user of the connection's token; null before it is accepted. */
+  readonly userId: string | null;
+  /** The id (`jti`) of the connection's token; null before it is accepted. */
+  readonly tokenId: string | null;
   /** Sends a message to one of the connection's subscriptions. */
   transmit(identifier: string, message: unknown): void;
   /** The heartbeat: a ping, and the token's expiry (and now and then its revocation) checked. */
   beat(unixSeconds: number): void;
+  /** Checks the token again now (it may have been revoked); a refused token ends the connection. */
+  recheck(): void;
 }
 
 /** One accepted subscription of a connection, listening to its streams. */
@@ -69,6 +76,22 @@ export class CableHub {
 
   beat(unixSeconds: number): void {
     for (const connection of this.connections) connection.beat(unixSeconds);
+  }
+
+  /**
+   * A token of a user was revoked somewhere (server/cable/revocations.ts): that user's
+   * connections (of that token only, when it is named) check their tokens again at once.
+   * Answers how many were asked to.
+   */
+  revoked(revocation: Revocation): number {
+    let checked = 0;
+    for (const connection of this.connections) {
+      if (connection.accountId !== revocation.accountId || connection.userId !== revocation.userId) continue;
+      if (revocation.jti !== null && connection.tokenId !== revocation.jti) continue;
+      connection.recheck();
+      checked += 1;
+    }
+    return checked;
   }
 
   connectionCount(): number {

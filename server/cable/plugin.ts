@@ -8,6 +8,7 @@ import { CableHub } from './hub';
 import { listenResiliently } from './listener';
 import { CABLE_MAX_INCOMING_BYTES, CABLE_PATH, CABLE_PING_INTERVAL_MS, chooseProtocol } from './protocol';
 import { cableChannels } from './registry';
+import { revocationOf } from './revocations';
 import { CABLE_NOTIFY_CHANNEL, parseCableEvent } from './streams';
 
 declare module 'fastify' {
@@ -51,10 +52,14 @@ function credentialsOf(request: FastifyRequest): { token: string | null; apiVers
 /**
  * Live channels at `/cable`, in the Action Cable wire protocol (server/cable/protocol.ts) so the
  * browser uses the maintained `@rails/actioncable` consumer. Events reach this instance through
- * PostgreSQL LISTEN/NOTIFY (server/cable/streams.ts), whoever published them. On close, every
+ * PostgreSQL LISTEN/NOTIFY (server/cable/streams.ts), whoever published them; so do token
+ * revocations (server/cable/revocations.ts), which end the connections of those tokens. On close, every
  * client is told `disconnect` (server_restart, reconnect) and its socket closed; the heartbeat
  * and the LISTEN end with the app.
  */
+/** Open live connections one user may hold on one instance; more are refused (`disconnect` invalid_request). */
+export const MAX_CABLE_CONNECTIONS_PER_USER = 20;
+
 export const cablePlugin = fastifyPlugin<CablePluginOptions>(
   async (app, options) => {
     const now = options.now ?? (() => new Date());
@@ -87,7 +92,11 @@ export const cablePlugin = fastifyPlugin<CablePluginOptions>(
       CABLE_NOTIFY_CHANNEL,
       (payload) => {
         const event = parseCableEvent(payload);
-        if (event) hub.deliver(event);
+        if (!event) return;
+        // A sign-out or password reset anywhere: the connections of those tokens end now.
+        const revocation = revocationOf(event);
+        if (revocation) hub.revoked(revocation);
+        else hub.deliver(event);
       },
       { warn: (message) => app.log.warn(message), error: (message) => app.log.error(message) },
     );
@@ -130,11 +139,22 @@ export const cablePlugin = fastifyPlugin<CablePluginOptions>(
         return;
       }
       // Frames that arrive while the token is checked wait for it, in order.
-      const accepted = connection.accept().catch((error: unknown) => {
-        request.log.error({ err: error }, 'cable: accepting a connection failed');
-        connection.disconnect('server_restart', true);
-        return false;
-      });
+      const accepted = connection
+        .accept()
+        .then((ok) => {
+          if (!ok) return false;
+          // One user's open connections on this instance are bounded (a tab holds one).
+          let open = 0;
+          for (const other of connections) if (other.userId === connection.userId) open += 1;
+          if (open <= MAX_CABLE_CONNECTIONS_PER_USER) return true;
+          connection.disconnect('invalid_request', false);
+          return false;
+        })
+        .catch((error: unknown) => {
+          request.log.error({ err: error }, 'cable: accepting a connection failed');
+          connection.disconnect('server_restart', true);
+          return false;
+        });
       socket.on('message', (data, isBinary) => {
         if (isBinary) return;
         const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');

@@ -56,10 +56,16 @@ function pointerOf(context: string | undefined, instancePath: string, missing?: 
 
 function validationEntries(error: FastifyError): ApiError['entries'] {
   return (error.validation ?? []).map((issue) => {
-    const missing = (issue.params as { missingProperty?: unknown } | undefined)?.missingProperty;
-    const pointer = pointerOf(error.validationContext, issue.instancePath, missing);
+    const params = issue.params as { missingProperty?: unknown; additionalProperty?: unknown } | undefined;
+    const missing = params?.missingProperty;
+    const unknown = params?.additionalProperty;
+    const pointer = pointerOf(error.validationContext, issue.instancePath, missing ?? unknown);
     const field = pointer.split('/').filter(Boolean).at(-1);
-    const detail = missing ? `${String(missing)} is required` : `${field ?? 'value'} ${issue.message ?? 'is invalid'}`;
+    const detail = missing
+      ? `${String(missing)} is required`
+      : unknown !== undefined
+        ? `${String(unknown)} is not a known property`
+        : `${field ?? 'value'} ${issue.message ?? 'is invalid'}`;
     return { source: { pointer }, detail, code: issue.keyword };
   });
 }
@@ -84,4 +90,23 @@ export function registerErrorHandler(app: FastifyInstance): void {
     // Fastify's own client errors (bad JSON, too large, unsupported media type) carry safe messages.
     return reply.status(status).send(errorBody(status, [{ detail: error.message, ...(error.code ? { code: error.code } : {}) }]));
   });
+}
+
+/**
+ * Fastify's router answers two bad URLs itself, before any hook and without the error handler:
+ * a malformed %-escape (FST_ERR_BAD_URL, 400) and a path parameter longer than `maxParamLength`
+ * (FST_ERR_MAX_PARAM_LENGTH, 414). Given as Fastify's `frameworkErrors` option (server/app.ts),
+ * this answers them in the API's error shape, 400 both.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === 'FST_ERR_BAD_URL') {
+    void reply.status(400).send(errorBody(400, [{ detail: 'The URL is not valid: it holds a malformed %-escape', source: { pointer: '/params' }, code: 'bad_url' }]));
+    return;
+  }
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    void reply.status(400).send(errorBody(400, [{ detail: 'A path parameter of the URL is too long', source: { pointer: '/params' }, code: 'param_too_long' }]));
+    return;
+  }
+  request.log.error({ err: error }, 'request failed in the router');
+  void reply.status(500).send(errorBody(500, [{ detail: 'Something went wrong' }]));
 }

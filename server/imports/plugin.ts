@@ -7,6 +7,7 @@ import { publishReportStates } from '../reports/recalculations';
 import type { Database } from '../db/database';
 import { runSegmentImport } from './segmentImport';
 import { markFailed, runSubscriptionImport } from './subscriptionImport';
+import { IMPORT_SWEEP_CRON, IMPORT_SWEEP_INTERVAL_MS, IMPORT_SWEEP_JOB, sweepUploads, type SweepResult } from './sweep';
 
 /** The job that validates and commits an import (subscriptions or attribute values: the import's kind decides). */
 export const SUBSCRIPTION_IMPORT_JOB = 'imports.subscriptions';
@@ -33,6 +34,12 @@ export interface ImportJobs {
   resume(): Promise<string[]>;
   /** Resolves when every import this process runs in-process has finished (tests). */
   settled(): Promise<void>;
+  /**
+   * Expires uploads left waiting for their mapping past CSV_IMPORT_PREVIEW_TTL_MS and frees
+   * the bytes of finished imports (sweep.ts). Run every hour: a pg-boss cron job when the app
+   * has a queue, else a timer; `now` is the clock (tests).
+   */
+  sweep(now?: Date): Promise<SweepResult>;
 }
 
 /** Advisory lock class of running imports (the second key is the hash of the import id). */
@@ -123,9 +130,30 @@ export const importsPlugin = fastifyPlugin<ImportsPluginOptions>(
       async settled() {
         while (running.size > 0) await Promise.all([...running]);
       },
+      sweep(now) {
+        return sweepUploads(app.db, { now, whileLocked: (importId, work) => whileLocked(app.db, importId, work) });
+      },
     };
     app.decorate('imports', imports);
+    let sweeping: Promise<unknown> = Promise.resolve();
+    let timer: NodeJS.Timeout | undefined;
+    const sweepNow = () => {
+      sweeping = imports.sweep().catch((error: unknown) => app.log.error(`import sweep failed: ${error instanceof Error ? error.message : String(error)}`));
+      return sweeping;
+    };
+    if (options.queue) {
+      // pg-boss gives each tick to one process of those working the queue.
+      await options.queue.work(IMPORT_SWEEP_JOB, async () => {
+        await sweepNow();
+      });
+      await options.queue.schedule(IMPORT_SWEEP_JOB, IMPORT_SWEEP_CRON);
+    } else {
+      timer = setInterval(() => void sweepNow(), IMPORT_SWEEP_INTERVAL_MS);
+      timer.unref();
+    }
     app.addHook('onClose', async () => {
+      clearInterval(timer);
+      await sweeping;
       await imports.settled();
     });
   },

@@ -1,6 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema';
 import { auditImport, setImportStatus } from './auditLog';
+import { extraCellsReason } from './rowWidth';
+import { NO_DATA_ROWS } from './messages';
 import { listFailures, markFailed } from './subscriptionImport';
 
 /**
@@ -64,11 +66,28 @@ async function commitSegments(
   const key = sql`btrim(r.cells[${mapping.customerColumn + 1}])`;
   const value = sql`btrim(r.cells[${mapping.valueColumn + 1}])`;
   const scope = sql`r.account_id = ${accountId} and r.import_id = ${importId} and r.error is null`;
-  const first = skipHeaders
-    ? await trx.selectFrom('import_rows').select('row_number').where('account_id', '=', accountId).where('import_id', '=', importId).orderBy('row_number').limit(1).executeTakeFirst()
-    : undefined;
-  if (first) await trx.deleteFrom('import_rows').where('account_id', '=', accountId).where('import_id', '=', importId).where('row_number', '=', first.row_number).execute();
+  // The first row (the header, or the first data row when there is none) sets how many cells a row may have.
+  const first = await trx
+    .selectFrom('import_rows')
+    .select(['row_number', sql<number>`cardinality(cells)`.as('width')])
+    .where('account_id', '=', accountId)
+    .where('import_id', '=', importId)
+    .orderBy('row_number')
+    .limit(1)
+    .executeTakeFirst();
+  if (first && skipHeaders) await trx.deleteFrom('import_rows').where('account_id', '=', accountId).where('import_id', '=', importId).where('row_number', '=', first.row_number).execute();
+  const left = await trx.selectFrom('import_rows').select('row_number').where('account_id', '=', accountId).where('import_id', '=', importId).limit(1).executeTakeFirst();
+  if (!left) throw new Error(NO_DATA_ROWS);
 
+  // More cells than the first row, the extra ones not blank: most likely a value holding the
+  // delimiter without quotes, which shifts the row's columns. Refused, not read.
+  if (first) {
+    const width = Number(first.width);
+    const reason = extraCellsReason(width, skipHeaders, delimiter);
+    await sql`update import_rows r set error = 'Row ' || r.row_number || ' has ' || cardinality(r.cells) || ' columns, ' || ${reason}::text
+               where ${scope} and cardinality(r.cells) > ${width}
+                 and exists (select 1 from unnest(r.cells[${width + 1}:]) as extra(cell) where btrim(extra.cell) <> '')`.execute(trx);
+  }
   await sql`update import_rows r set error = 'Customer ID is empty' where ${scope} and coalesce(${key}, '') = ''`.execute(trx);
   await sql`update import_rows r set error = 'The value column is missing in this row' where ${scope} and cardinality(r.cells) <= ${mapping.valueColumn}`.execute(trx);
   // The customer: by public id first (what other tools know), else by our id.

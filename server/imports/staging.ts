@@ -5,7 +5,7 @@ import type { Database, Session } from '../db/database';
 import type { DB } from '../db/schema';
 import type { CsvEncoding } from './csv/decode';
 import { csvRows, type CsvDelimiter, type CsvFormat, type CsvRow } from './csv/rows';
-import { slashOrderEvidence, type DateOrder } from './csv/values';
+import { decimalMarkEvidence, slashOrderEvidence, type DateOrder, type DecimalMark } from './csv/values';
 
 /**
  * Where an upload waits for its job, read once as it arrives (never held whole):
@@ -83,6 +83,11 @@ export interface FileFacts {
   /** Rows with fewer cells than the dialog's four columns (the first LISTED_SHORT_ROWS). */
   short_rows: { row_number: number; cells: string[] }[];
   short_row_count: number;
+  /**
+   * Per column index, the decimal separators its numbers prove ('1,234.50' proves '.'): one
+   * alone reads the column's ambiguous amounts ('10.001'). Absent in files uploaded before.
+   */
+  decimal_marks?: Record<string, DecimalMark[]>;
 }
 
 export interface StoredFile extends StagedFile {
@@ -130,7 +135,8 @@ export async function storeCsvFile(database: Database, accountId: string, import
   }
   const preview: CsvRow[] = [];
   const orders = new Map<number, Set<DateOrder>>();
-  const facts: FileFacts = { slash_orders: {}, short_rows: [], short_row_count: 0 };
+  const marks = new Map<number, Set<DecimalMark>>();
+  const facts: FileFacts = { slash_orders: {}, short_rows: [], short_row_count: 0, decimal_marks: {} };
   let rows = 0;
   let widest = 0;
   let format: CsvFormat = { encoding: 'utf-8', delimiter: ',' };
@@ -143,16 +149,26 @@ export async function storeCsvFile(database: Database, accountId: string, import
     if (cells.length < columns && facts.short_row_count++ < LISTED_SHORT_ROWS) facts.short_rows.push({ row_number: row.number, cells });
     for (let k = 0; k < cells.length; k++) {
       const cell = cells[k] as string;
-      if (!cell.includes('/')) continue;
-      const order = slashOrderEvidence(cell.trim());
-      if (!order) continue;
-      let seen = orders.get(k);
-      if (!seen) orders.set(k, (seen = new Set()));
-      seen.add(order);
+      if (cell.includes('/')) {
+        const order = slashOrderEvidence(cell.trim());
+        if (!order) continue;
+        let seen = orders.get(k);
+        if (!seen) orders.set(k, (seen = new Set()));
+        seen.add(order);
+      } else if (cell.includes('.') || cell.includes(',')) {
+        let seen = marks.get(k);
+        // Both proven: the column's ambiguous amounts are refused whatever else it holds.
+        if (seen?.size === 2) continue;
+        const mark = decimalMarkEvidence(cell);
+        if (!mark) continue;
+        if (!seen) marks.set(k, (seen = new Set()));
+        seen.add(mark);
+      }
     }
   }
   await flush();
   for (const [column, seen] of orders) facts.slash_orders[column] = [...seen].sort();
+  for (const [column, seen] of marks) (facts.decimal_marks as Record<string, DecimalMark[]>)[column] = [...seen].sort();
   return { rows, bytes, preview, widest, ...format, facts };
 }
 

@@ -2,6 +2,7 @@ import { arrayLiteral, copyText } from '../db/copyText';
 import { csvRows } from './csv/rows';
 import { KeySet } from './keySet';
 import { PaymentIdFilter } from './paymentIdFilter';
+import { extraCellsMessage } from './rowWidth';
 import { readSubscriptionRow, type FieldMapping, type ParsedPaymentRow, type RowContext } from './subscriptionRows';
 
 /**
@@ -188,14 +189,18 @@ export async function* subscriptionBatches(bytes: AsyncIterable<Uint8Array>, pla
   };
 
   let first = true;
-  for await (const row of csvRows(bytes)) {
+  let width = 0;
+  let delimiter = ',';
+  for await (const row of csvRows(bytes, { onFormat: (format) => (delimiter = format.delimiter) })) {
     totals.seen++;
     if (first) {
       first = false;
+      width = row.cells.length;
       if (plan.skipHeaders) continue;
     }
     for (const cell of row.cells) chars += cell.length;
-    const outcome = readSubscriptionRow(row.cells, mapping, context);
+    const tooWide = extraCellsMessage(row.number, row.cells, width, plan.skipHeaders, delimiter);
+    const outcome = tooWide === null ? readSubscriptionRow(row.cells, mapping, context) : ({ ok: false, message: tooWide } as const);
     if (!outcome.ok) {
       fail(row.number, row.cells, outcome.message);
     } else {
@@ -253,11 +258,15 @@ export async function firstRowsOf(bytes: AsyncIterable<Uint8Array>, plan: BatchP
   const wanted = new Set(ids);
   const found = new Map<string, number>();
   let first = true;
+  let width = 0;
   for await (const row of csvRows(bytes)) {
     if (first) {
       first = false;
+      width = row.cells.length;
       if (plan.skipHeaders) continue;
     }
+    // A row refused for its extra cells names no payment (the delimiter does not matter here).
+    if (extraCellsMessage(row.number, row.cells, width, plan.skipHeaders, ',') !== null) continue;
     const outcome = readSubscriptionRow(row.cells, plan.mapping, context);
     if (!outcome.ok || !wanted.has(outcome.row.paymentId) || found.has(outcome.row.paymentId)) continue;
     found.set(outcome.row.paymentId, row.number);

@@ -2,7 +2,8 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, Session } from '../db/database';
 import type { DB } from '../db/schema';
 import { auditImport, setImportStatus } from './auditLog';
-import type { DateOrder } from './csv/values';
+import { EMPTY_FILE, NO_DATA_ROWS } from './messages';
+import type { DateOrder, DecimalMark } from './csv/values';
 import { firstRowsInWorker, parseInWorker } from './parseWorker';
 import { storedFile, type FileFacts } from './staging';
 import {
@@ -98,8 +99,11 @@ export async function runSubscriptionImport(database: Database, accountId: strin
   }
 }
 
+/** The import fails with `error`'s message as its result's error; its file and staged rows go (a failed import keeps no bytes). */
 export async function markFailed(db: Kysely<DB>, accountId: string, importId: string, error: unknown): Promise<void> {
   const message = error instanceof Error ? error.message : String(error);
+  await db.deleteFrom('import_rows').where('account_id', '=', accountId).where('import_id', '=', importId).execute();
+  await db.deleteFrom('import_files').where('account_id', '=', accountId).where('import_id', '=', importId).execute();
   // Kept: what the result already says (the validation failures of a refused upload).
   await sql`update imports set result = coalesce(result, '{}'::jsonb) || jsonb_build_object('status', 'failed', 'error', ${message}::text), finished_at = now()
              where account_id = ${accountId} and id = ${importId}`.execute(db);
@@ -117,7 +121,10 @@ async function rowContext(db: Kysely<DB>, accountId: string, mapping: FieldMappi
     for (const order of facts?.slash_orders[String(index)] ?? []) evidence.add(order);
   }
   const slashOrder = evidence.size === 1 ? ([...evidence][0] as DateOrder) : null;
-  return { accountId, accountCurrency: account.currency, currencyDigits: new Map(currencies.map((c) => [c.iso, c.minor_unit_digits])), slashOrder };
+  // The same for the amount column's decimal separator: one proven reads its ambiguous amounts ('10.001').
+  const marks = mapping.monthly_amount === undefined ? [] : (facts?.decimal_marks?.[String(mapping.monthly_amount)] ?? []);
+  const decimalMark = marks.length === 1 ? (marks[0] as DecimalMark) : null;
+  return { accountId, accountCurrency: account.currency, currencyDigits: new Map(currencies.map((c) => [c.iso, c.minor_unit_digits])), slashOrder, decimalMark };
 }
 
 interface ImportRun {
@@ -193,6 +200,8 @@ async function importFile(run: ImportRun, session: Session, trx: Transaction<DB>
   }
   const validCount = totals.valid + repeats.written;
   const failedCount = totals.failed + repeats.count;
+  // Nothing but a header (or nothing the reader could cut into rows): never 'done' with nothing.
+  if (validCount + failedCount === 0) throw new Error(totals.seen > 0 ? NO_DATA_ROWS : EMPTY_FILE);
   steps.done('read, validate and write new payments');
   if (repeats.unnamed.length > 0) {
     await nameFirstRows(session, trx, plan, repeats.unnamed);
@@ -205,6 +214,7 @@ async function importFile(run: ImportRun, session: Session, trx: Transaction<DB>
     valid: validCount,
     failed: failedCount,
     slash_dates: context.slashOrder ?? 'refused when ambiguous',
+    decimal_separator: context.decimalMark ?? 'refused when ambiguous',
     // Rows the reader's filter could not clear, settled against what the import had written.
     suspects: repeats.suspects,
     false_alarms: repeats.written,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ITEM_TYPES, SUBSCRIPTION_CSV_FIELD_LABELS, type ItemType, type SubscriptionCsvField } from '../../models/constants';
 import { addMonths, dayFromIso, isoFromDay } from '../metrics/days';
-import { parseDate, parseInteger, parseMoney, type DateOrder } from './csv/values';
+import { parseDate, parseInteger, parseMoney, type DateOrder, type DecimalMark } from './csv/values';
 
 /**
  * One CSV row of a subscription import turned into a payment, or the reason it cannot be.
@@ -31,6 +31,11 @@ export interface RowContext {
   currencyDigits: ReadonlyMap<string, number>;
   /** How this file's ambiguous slash dates read; null: they are refused. */
   slashOrder: DateOrder | null;
+  /**
+   * The decimal separator the amount column's other values prove, which reads its ambiguous
+   * amounts ('10.001'); null or absent: they are refused.
+   */
+  decimalMark?: DecimalMark | null;
 }
 
 export interface ParsedPaymentRow {
@@ -142,7 +147,7 @@ function read(cells: readonly string[], mapping: FieldMapping, context: RowConte
   if (digits === undefined) fail(`${FIELD_LABELS.currency} '${currencyText}' is not an ISO 4217 currency code`);
 
   const amountText = requiredOf(cells, mapping, 'monthly_amount');
-  const amount = parseMoney(amountText, digits as number);
+  const amount = parseMoney(amountText, digits as number, context.decimalMark ?? null);
   if (!amount.ok) fail(`${FIELD_LABELS.monthly_amount} '${amountText}' ${amount.reason}`);
   const monthly = (amount as { minor: number }).minor;
   if (monthly < 0) fail(`${FIELD_LABELS.monthly_amount} '${amountText}' is negative`);

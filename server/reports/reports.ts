@@ -329,6 +329,18 @@ export async function insertReport(
   return { id, secret };
 }
 
+/**
+ * Takes the report's row lock, first thing in a transaction that writes its sections or their
+ * segments. Every such write also updates the report row (its revision: migration 0010's
+ * triggers), so a writer holding a section row that then waits for the report row deadlocks
+ * with one holding the report row that waits for the section (a recalculation storing results
+ * while a section moves: PostgreSQL answered 40P01). With the report row always first there is
+ * one order.
+ */
+export async function lockReport(trx: Kysely<DB>, accountId: string, reportId: string): Promise<void> {
+  await trx.selectFrom('business_reports').select('id').where('account_id', '=', accountId).where('id', '=', reportId).forUpdate().execute();
+}
+
 /** Marks a report and its sections as recalculating (before the work starts, so readers see it at once). */
 export async function markRecalculating(db: Kysely<DB>, accountId: string, reportId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -395,6 +407,7 @@ export async function recalculateReport(db: Kysely<DB>, metrics: MetricsService,
   if (!input) return false;
   const results = await computeEach(metrics, accountId, input.requests);
   await db.transaction().execute(async (trx) => {
+    await lockReport(trx, accountId, reportId);
     for (const [k, section] of input.sections.entries()) {
       const result = results[k] as SectionResult | Error;
       const failed = result instanceof Error;

@@ -3,7 +3,7 @@ import type { DataCategory, DB, Resolution, SectionDataType } from '../db/schema
 import { findDefinition } from '../metrics/definitions/catalogue';
 import { TOTAL_SEGMENTER_ID } from '../metrics/definitions/segmenters';
 import type { SegmentResult } from '../metrics/definitions/types';
-import { newSectionId } from './reports';
+import { lockReport, newSectionId } from './reports';
 
 /**
  * Section editing queries (second spec document, section 7): add, change, move, delete a
@@ -116,8 +116,8 @@ export async function addSection(db: Kysely<DB>, input: { accountId: string; rep
   const definition = findDefinition(input.definitionId);
   const id = newSectionId();
   await db.transaction().execute(async (trx) => {
-    // Locks the report's sections so concurrent adds get distinct positions.
-    await trx.selectFrom('business_reports').select('id').where('account_id', '=', input.accountId).where('id', '=', input.reportId).forUpdate().execute();
+    // The report first (lockReport); it also gives concurrent adds distinct positions.
+    await lockReport(trx, input.accountId, input.reportId);
     const { next } = await trx
       .selectFrom('report_sections')
       .select(sql<number>`count(*)::int`.as('next'))
@@ -145,6 +145,7 @@ export async function addSection(db: Kysely<DB>, input: { accountId: string; rep
 /** Applies a change to the section (a move renumbers the report's sections). */
 export async function updateSection(db: Kysely<DB>, accountId: string, section: SectionRow, change: SectionChange): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    await lockReport(trx, accountId, section.report_id);
     const columns = {
       ...(change.title !== undefined ? { title: change.title } : {}),
       ...(change.summary !== undefined ? { summary: change.summary } : {}),
@@ -169,20 +170,24 @@ export async function updateSection(db: Kysely<DB>, accountId: string, section: 
 /** Deletes the section (its segments, key numbers and comments go with it) and closes the gap. */
 export async function deleteSection(db: Kysely<DB>, accountId: string, section: SectionRow): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    await lockReport(trx, accountId, section.report_id);
     await trx.deleteFrom('report_sections').where('account_id', '=', accountId).where('id', '=', section.id).execute();
     await renumber(trx, accountId, section.report_id);
   });
 }
 
 /** Removes one segment of the section; false when the section does not have it. */
-export async function deleteSectionSegment(db: Kysely<DB>, accountId: string, sectionId: string, segmentId: string): Promise<boolean> {
-  const deleted = await db
-    .deleteFrom('report_section_segments')
-    .where('account_id', '=', accountId)
-    .where('section_id', '=', sectionId)
-    .where('segmenter_id', '=', segmentId)
-    .executeTakeFirst();
-  return Number(deleted.numDeletedRows) > 0;
+export async function deleteSectionSegment(db: Kysely<DB>, accountId: string, section: Pick<SectionRow, 'id' | 'report_id'>, segmentId: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await lockReport(trx, accountId, section.report_id);
+    const deleted = await trx
+      .deleteFrom('report_section_segments')
+      .where('account_id', '=', accountId)
+      .where('section_id', '=', section.id)
+      .where('segmenter_id', '=', segmentId)
+      .executeTakeFirst();
+    return Number(deleted.numDeletedRows) > 0;
+  });
 }
 
 /** The number of sections of the report. */

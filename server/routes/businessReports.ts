@@ -12,6 +12,7 @@ import {
   createReport,
   hasFinanceData,
   latestReports,
+  lockReport,
   mustBeKnownCurrency,
   REPORT_NOT_FOUND,
   reportBySecret,
@@ -20,6 +21,7 @@ import {
   reportSummary,
   reportView,
   sectionRequests,
+  type ReportSettingsView,
   type ReportView,
 } from '../reports/reports';
 import { canEdit, mustBeReadable } from '../reports/access';
@@ -472,13 +474,26 @@ export const businessReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (change.currency) await mustBeKnownCurrency(db, change.currency);
       const before = await reportSettings(db, accountId, reportId);
       const report = await db.selectFrom('business_reports').select(['start_year', 'start_month', 'end_year', 'end_month']).where('account_id', '=', accountId).where('id', '=', reportId).executeTakeFirstOrThrow();
-      const after = { ...before, ...change };
+      // Only the named setting columns are written, and the key columns come last: nothing in
+      // the body can name another report or account.
+      const after: ReportSettingsView = {
+        repeatable: change.repeatable ?? before.repeatable,
+        auto_refresh: change.auto_refresh ?? before.auto_refresh,
+        display_quarters: change.display_quarters ?? before.display_quarters,
+        subtract_forever_discount_from_mrr: change.subtract_forever_discount_from_mrr ?? before.subtract_forever_discount_from_mrr,
+        subtract_finite_discount_from_mrr: change.subtract_finite_discount_from_mrr ?? before.subtract_finite_discount_from_mrr,
+        currency: change.currency === undefined ? before.currency : change.currency,
+      };
       if (!showsCurrentMonth(report as ReportPeriod, todayOf(app.now()))) after.auto_refresh = false;
-      await db
-        .insertInto('report_settings')
-        .values({ account_id: accountId, report_id: reportId, ...after })
-        .onConflict((conflict) => conflict.columns(['account_id', 'report_id']).doUpdateSet({ ...after, updated_at: new Date() }))
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        // The report row first, as every writer of its parts (server/reports/reports.ts lockReport).
+        await lockReport(trx, accountId, reportId);
+        await trx
+          .insertInto('report_settings')
+          .values({ ...after, account_id: accountId, report_id: reportId })
+          .onConflict((conflict) => conflict.columns(['account_id', 'report_id']).doUpdateSet({ ...after, updated_at: new Date() }))
+          .execute();
+      });
       const numbersChanged =
         after.currency !== before.currency ||
         after.subtract_forever_discount_from_mrr !== before.subtract_forever_discount_from_mrr ||

@@ -14,6 +14,7 @@ import { ApiError, errorBody } from '../http/errors';
 import { importAuditLog, setImportStatus } from '../imports/auditLog';
 import type { StoredMapping } from '../imports/subscriptionImport';
 import type { FileFacts } from '../imports/staging';
+import { expired, NO_DATA_ROWS, UPLOAD_EXPIRED } from '../imports/messages';
 import { discard, receiveCsvUpload } from '../imports/upload';
 import { FIELD_LABELS, looksLikeHeader } from '../imports/subscriptionRows';
 
@@ -24,7 +25,7 @@ import { FIELD_LABELS, looksLikeHeader } from '../imports/subscriptionRows';
  * Both stream the file into staged rows; a job validates and commits them (server/imports/).
  */
 
-export { EMPTY_FILE, fileTooLarge, NO_FILE, ONLY_CSV } from '../imports/upload';
+export { EMPTY_FILE, fileTooLarge, NO_DATA_ROWS, NO_FILE, ONLY_CSV } from '../imports/upload';
 export const IMPORT_NOT_FOUND = 'Import not found';
 export const MAPPING_INCOMPLETE = `Subscription import requires mapping of ${SUBSCRIPTION_CSV_REQUIRED_FIELDS.join(', ')}`;
 export const NOT_IN_PREVIEW = 'This import is not waiting for its mapping';
@@ -35,9 +36,10 @@ const FailureSchema = Type.Object({
   message: Type.String({ description: 'The column and the reason' }),
 });
 
+/** The dialog's 400 lists the rows without its columns; any other 400 (a broken multipart body) has the error alone. */
 const ValidationFailedSchema = Type.Object({
   ...ErrorSchema.properties,
-  validation_failures: Type.Array(FailureSchema),
+  validation_failures: Type.Optional(Type.Array(FailureSchema)),
 });
 
 const ImportSchema = Type.Object({
@@ -153,6 +155,7 @@ export const csvImportRoutes: FastifyPluginAsyncTypebox<CsvImportRoutesOptions> 
         description:
           'Multipart: the file (field `paying_customers`, `csv` or `file`, a .csv of at most 200 MB, rows of at most 64 KB; UTF-8, UTF-16 or Windows-1250/1252; comma, semicolon or tab). ' +
           'With `column_order` (`customer_id,started_at,ended_at,monthly_amount`) the import starts at once: 400 lists rows that do not have those columns, otherwise poll GET /subscriptions/csv_import/{id}. ' +
+          'A broken multipart body (no boundary, cut off) or a NUL in the file name is a 400 without that list; a file that is not CSV text, or a header alone, a 422. ' +
           'Without it the answer previews the first rows for the mapping of POST /subscriptions/csv_import/{id}/finalize.',
         consumes: ['multipart/form-data'],
         security: BEARER,
@@ -201,6 +204,10 @@ export const csvImportRoutes: FastifyPluginAsyncTypebox<CsvImportRoutesOptions> 
       }
       const fields = Object.fromEntries(order.map((field, index) => [field, index]));
       const skipHeaders = looksLikeHeader(staged.preview[0]?.cells ?? [], fields);
+      if (skipHeaders && staged.rows === 1) {
+        await discard(db, accountId, importId, new Error(NO_DATA_ROWS));
+        throw ApiError.of(422, NO_DATA_ROWS, '/body/paying_customers', 'no_rows');
+      }
       const mapping: StoredMapping = { fields };
       await db
         .updateTable('imports')
@@ -233,7 +240,7 @@ export const csvImportRoutes: FastifyPluginAsyncTypebox<CsvImportRoutesOptions> 
       const { accountId } = authOf(request);
       const db = app.db.kysely;
       const found = await findImport(db, accountId, request.params.id);
-      if (found.status !== 'preview') throw ApiError.of(422, NOT_IN_PREVIEW, '/params/id');
+      if (found.status !== 'preview') throw ApiError.of(422, expired(found.result) ? UPLOAD_EXPIRED : NOT_IN_PREVIEW, '/params/id');
       const body = request.body as Record<string, number | null | boolean | undefined>;
       const fields: Record<string, number> = {};
       for (const field of FIELDS) {
@@ -247,6 +254,10 @@ export const csvImportRoutes: FastifyPluginAsyncTypebox<CsvImportRoutesOptions> 
         const other = used.get(index);
         if (other) throw ApiError.of(422, `${FIELD_LABELS[field as SubscriptionCsvField]} and ${FIELD_LABELS[other as SubscriptionCsvField]} are mapped to the same column`, `/${field}`);
         used.set(index, field);
+      }
+      if (found.total_rows <= (body.skip_headers === true ? 1 : 0)) {
+        await discard(db, accountId, found.id, new Error(NO_DATA_ROWS));
+        throw ApiError.of(422, NO_DATA_ROWS, '/skip_headers', 'no_rows');
       }
       const mapping: StoredMapping = { fields };
       await db

@@ -35,7 +35,8 @@ export const customerMetricsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/customer_metrics/:id',
     {
-      onRequest: app.requireUser,
+      // A shared_report_only colleague sees reports, never a customer's revenue (403, as /customers/{id}).
+      onRequest: app.requireFullUser,
       schema: {
         tags: ['customers'],
         operationId: 'getCustomerMetrics',
@@ -43,7 +44,7 @@ export const customerMetricsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security: BEARER,
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) }),
         querystring: Type.Object({ currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code; default: the account currency' })) }),
-        response: { 200: CustomerMetricsSchema, ...errorResponses(400, 401, 404, 422) },
+        response: { 200: CustomerMetricsSchema, ...errorResponses(400, 401, 403, 404, 422) },
       },
     },
     async (request) => {

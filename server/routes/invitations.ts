@@ -105,7 +105,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const name = request.body.user.name?.trim() || invitation.invitee_name;
       const problems = new Problems();
       if (name.length > NAME_MAX_LENGTH) problems.add('/user/name', NAME_TOO_LONG);
-      problems.add('/user/password', passwordProblem(password));
+      problems.add('/user/password', passwordProblem(password, { email: invitation.invitee_email }));
       if (confirmation !== password) problems.add('/user/password_confirmation', PASSWORD_MESSAGES.confirmation);
       if (!problems.empty || password === undefined) throw problems.error();
 

@@ -5,7 +5,7 @@ import { ApiError } from '../http/errors';
 import { findDefinition } from '../metrics/definitions/catalogue';
 import { canEdit, mustBeReadable } from '../reports/access';
 import { reportStampBySecret } from '../reports/answerCache';
-import { SECTION_NOT_FOUND } from '../reports/reports';
+import { lockReport, SECTION_NOT_FOUND } from '../reports/reports';
 
 /**
  * The key numbers strip of a report (second spec document, section 7): a section's number of
@@ -120,21 +120,25 @@ export const keyNumberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .where('id', '=', sectionId)
         .executeTakeFirst();
       if (!section || section.definition_id !== definitionId) throw ApiError.of(404, SECTION_NOT_FOUND);
-      await db
-        .insertInto('key_numbers')
-        .values((eb) => ({
-          account_id: report.account_id,
-          report_id: report.id,
-          section_id: sectionId,
-          definition_id: definitionId,
-          position: eb
-            .selectFrom('key_numbers')
-            .select(sql<number>`coalesce(max(position) + 1, 0)`.as('next'))
-            .where('account_id', '=', report.account_id)
-            .where('report_id', '=', report.id),
-        }))
-        .onConflict((conflict) => conflict.columns(['account_id', 'report_id', 'section_id', 'definition_id']).doNothing())
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        // The report row first, as every writer of its parts (lockReport): no deadlock with a section's move or removal.
+        await lockReport(trx, report.account_id, report.id);
+        await trx
+          .insertInto('key_numbers')
+          .values((eb) => ({
+            account_id: report.account_id,
+            report_id: report.id,
+            section_id: sectionId,
+            definition_id: definitionId,
+            position: eb
+              .selectFrom('key_numbers')
+              .select(sql<number>`coalesce(max(position) + 1, 0)`.as('next'))
+              .where('account_id', '=', report.account_id)
+              .where('report_id', '=', report.id),
+          }))
+          .onConflict((conflict) => conflict.columns(['account_id', 'report_id', 'section_id', 'definition_id']).doNothing())
+          .execute();
+      });
       return reply.code(201).send(await keyNumbers(report.account_id, report.id));
     },
   );
@@ -155,13 +159,16 @@ export const keyNumberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { secret, section_id: sectionId, definition_id: definitionId } = request.body;
       const report = await editableBySecret(request, secret);
-      await db
-        .deleteFrom('key_numbers')
-        .where('account_id', '=', report.account_id)
-        .where('report_id', '=', report.id)
-        .where('section_id', '=', sectionId)
-        .where('definition_id', '=', definitionId)
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        await lockReport(trx, report.account_id, report.id);
+        await trx
+          .deleteFrom('key_numbers')
+          .where('account_id', '=', report.account_id)
+          .where('report_id', '=', report.id)
+          .where('section_id', '=', sectionId)
+          .where('definition_id', '=', definitionId)
+          .execute();
+      });
       return reply.code(204).send(null);
     },
   );

@@ -1,13 +1,14 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { looksLikeEmail, normalizeEmail } from '../auth/email';
-import { RESET_TOKEN_TTL_MS } from '../auth/lifetimes';
+import { ACCESS_TOKEN_TTL_SECONDS, RESET_TOKEN_TTL_MS } from '../auth/lifetimes';
 import { hashPassword } from '../auth/password';
 import { PASSWORD_MESSAGES, passwordProblem } from '../auth/passwordPolicy';
 import { Problems } from '../auth/problems';
 import { errorResponses, signedIn, UserEnvelopeSchema } from '../auth/schemas';
 import { hashToken, newId, newSecretToken } from '../auth/secrets';
 import { startSession } from '../auth/session';
-import { recordSignInAttempt } from '../auth/throttle';
+import { clearSignInFailures } from '../auth/throttle';
+import { revokeTokensIssuedBefore } from '../auth/tokens';
 import { findUser, findUserByEmail, toApiUser } from '../auth/userRecords';
 import { ApiError } from '../http/errors';
 import { appLink } from '../mail/links';
@@ -81,7 +82,8 @@ export const passwordRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'resetPassword',
         summary: "Set a new password with a reset link's token, and sign in",
         description:
-          'Uses the token up, and every other unused reset token of the user with it. An unknown, used or expired token is ' +
+          'Uses the token up, and every other unused reset token of the user with it, and signs the user out everywhere else ' +
+          '(every earlier sign-in token is revoked). An unknown, used or expired token is ' +
           "422 at /user/reset_password_token ('is invalid or has expired').",
         body: ResetBody,
         response: { 200: signedIn(UserEnvelopeSchema, 'Password changed and signed in'), ...errorResponses(400, 422) },
@@ -105,7 +107,7 @@ export const passwordRoutes: FastifyPluginAsyncTypebox = async (app) => {
         : undefined;
       const problems = new Problems();
       if (!reset) problems.add('/user/reset_password_token', RESET_TOKEN_INVALID);
-      problems.add('/user/password', passwordProblem(password));
+      problems.add('/user/password', passwordProblem(password, { email: reset?.email }));
       if (confirmation !== password) problems.add('/user/password_confirmation', PASSWORD_MESSAGES.confirmation);
       if (!problems.empty || !reset || password === undefined) throw problems.error();
 
@@ -134,12 +136,15 @@ export const passwordRoutes: FastifyPluginAsyncTypebox = async (app) => {
           .where('account_id', '=', reset.account_id)
           .where('id', '=', reset.user_id)
           .execute();
+        // Whoever signed in with the old password is signed out, on every instance and on /cable.
+        const longestTtl = Math.max(ACCESS_TOKEN_TTL_SECONDS, app.config.jwtTtlSeconds ?? 0);
+        await revokeTokensIssuedBefore(trx, { accountId: reset.account_id, userId: reset.user_id }, now, longestTtl);
         return true;
       });
       if (!changed) throw ApiError.of(422, RESET_TOKEN_INVALID, '/user/reset_password_token');
 
-      // Proving control of the mailbox clears the e-mail's failed sign-ins.
-      await recordSignInAttempt(db, { emailKey: reset.email.toLowerCase(), ip: request.ip, now, succeeded: true });
+      // Proving control of the mailbox clears the e-mail's failed sign-ins, from every address.
+      await clearSignInFailures(db, { emailKey: reset.email.toLowerCase(), ip: request.ip, now });
       const user = await findUser(db, reset.account_id, reset.user_id);
       if (!user) throw new Error('the user of a reset token was not found');
       await startSession(request, reply, user);

@@ -253,7 +253,7 @@ export const reportSectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { accountId, section } = await editableSection(request, request.params.id);
-      if (!(await deleteSectionSegment(db, accountId, section.id, request.params.segmentId))) throw ApiError.of(404, SEGMENT_NOT_FOUND);
+      if (!(await deleteSectionSegment(db, accountId, section, request.params.segmentId))) throw ApiError.of(404, SEGMENT_NOT_FOUND);
       await app.reports.start(accountId, section.report_id);
       return reply.code(204).send(null);
     },

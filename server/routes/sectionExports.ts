@@ -1,12 +1,14 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import { randomAlphanumeric } from '../auth/secrets';
 import { BEARER, errorResponses } from '../auth/schemas';
 import { ApiError } from '../http/errors';
 import type { JobQueue } from '../jobs/queue';
 import { findDefinition } from '../metrics/definitions/catalogue';
 import type { SectionResult } from '../metrics/definitions/types';
+import { dayFromIso } from '../metrics/days';
 import { detailsCountUnits } from '../metrics/details';
 import { contentDisposition, CSV_CONTENT_TYPE, fileStem, toCsv, toXlsx, XLSX_CONTENT_TYPE } from '../reports/exports/files';
 import {
@@ -38,6 +40,15 @@ export const NOT_CALCULATED = 'The section has not been calculated yet';
 export const EXPORTS_NOT_ALLOWED = 'You are not allowed to export this section';
 export const UNITS_PER_CUSTOMER_UNAVAILABLE = 'Units sold per customer are not available for this section';
 
+/** Details exports one account may have waiting or running at once; more answer 429 until one ends. */
+export const MAX_EXPORTS_IN_PROGRESS_PER_ACCOUNT = 3;
+/** An export still 'in_progress' after this long was lost with its process and no longer counts. */
+const EXPORT_IN_PROGRESS_WINDOW_MS = 15 * 60 * 1000;
+
+export function tooManyExportsMessage(limit: number): string {
+  return `Your account already has ${limit} exports in progress. Download one of them, then try again.`;
+}
+
 const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: "'YYYY-MM-DD'" });
 const Format = Type.Union([Type.Literal('csv'), Type.Literal('xlsx')], { description: 'The file: csv (default) or xlsx' });
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -60,6 +71,19 @@ const FileResponse = {
 export interface SectionExportRoutesOptions {
   /** The job queue; without one (tests, a server with workers off) details exports run in this process. */
   queue?: JobQueue;
+}
+
+/** 422 at the first of these query dates that has the form YYYY-MM-DD but is no calendar day (2026-02-30, 9999-99-99). */
+function mustBeCalendarDays(query: Record<string, unknown>, names: readonly string[]): void {
+  for (const name of names) {
+    const value = query[name];
+    if (typeof value !== 'string') continue;
+    try {
+      dayFromIso(value);
+    } catch {
+      throw ApiError.of(422, `${name} is not a calendar day (YYYY-MM-DD)`, `/querystring/${name}`);
+    }
+  }
 }
 
 /** Constant-time equality of two strings (the download key). */
@@ -166,6 +190,7 @@ export const sectionExportRoutes: FastifyPluginAsyncTypebox<SectionExportRoutesO
       const auth = request.auth;
       const section = await exportableSection(request, request.params.id);
       const query = request.query;
+      mustBeCalendarDays(query, ['start_date', 'end_date', 'date', 'cohort_date']);
       const startDate = query.start_date ?? query.date;
       const endDate = query.end_date ?? query.date ?? query.start_date;
       if (!startDate || !endDate) throw ApiError.of(422, 'Give a date, or a start date and an end date', query.start_date ? '/querystring/end_date' : '/querystring/date');
@@ -189,10 +214,26 @@ export const sectionExportRoutes: FastifyPluginAsyncTypebox<SectionExportRoutesO
       }
       const id = `sxp${randomAlphanumeric(32)}`;
       const accountId = section.account_id;
-      await db
-        .insertInto('section_exports')
-        .values({ account_id: accountId, id, section_id: section.id, user_id: auth?.userId as string, params: JSON.stringify(params) })
-        .execute();
+      // One account's flood of exports cannot queue ahead of everyone else's: a few at a
+      // time per account, counted under a per-account lock so parallel requests agree.
+      await db.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(hashtext(${`section_exports:${accountId}`}))`.execute(trx);
+        const since = new Date(Date.now() - EXPORT_IN_PROGRESS_WINDOW_MS);
+        const inProgress = await trx
+          .selectFrom('section_exports')
+          .select((eb) => eb.fn.countAll<string>().as('count'))
+          .where('account_id', '=', accountId)
+          .where('status', '=', 'in_progress')
+          .where('created_at', '>', since)
+          .executeTakeFirstOrThrow();
+        if (Number(inProgress.count) >= MAX_EXPORTS_IN_PROGRESS_PER_ACCOUNT) {
+          throw ApiError.of(429, tooManyExportsMessage(MAX_EXPORTS_IN_PROGRESS_PER_ACCOUNT), undefined, 'exports_in_progress');
+        }
+        await trx
+          .insertInto('section_exports')
+          .values({ account_id: accountId, id, section_id: section.id, user_id: auth?.userId as string, params: JSON.stringify(params) })
+          .execute();
+      });
       const job: DetailsExportJob = { accountId, exportId: id };
       if (options.queue) await options.queue.send(SECTION_DETAILS_EXPORT_JOB, job, { singletonKey: id });
       else {

@@ -4,7 +4,8 @@ import { authOf } from '../auth/plugin';
 import { BEARER, errorResponses } from '../auth/schemas';
 import { ApiError } from '../http/errors';
 import { importAuditLog, setImportStatus } from '../imports/auditLog';
-import { receiveCsvUpload } from '../imports/upload';
+import { expired, NO_DATA_ROWS, UPLOAD_EXPIRED } from '../imports/messages';
+import { discard, receiveCsvUpload } from '../imports/upload';
 
 /**
  * The attribute values import (`/import-segments`, second spec document): a draft (the file
@@ -54,12 +55,13 @@ export const segmentImportRoutes: FastifyPluginAsyncTypebox<SegmentImportRoutesO
         tags: ['imports'],
         operationId: 'draftSegmentsImport',
         summary: 'Upload a CSV of attribute values and preview it',
-        description: 'Multipart: the file in `csv` (or `file`); the same reading and limits as the payments import.',
+        description:
+          'Multipart: the file in `csv` (or `file`); the same reading and limits as the payments import. 400 for a broken multipart body (no boundary, cut off) or a NUL in the file name.',
         consumes: ['multipart/form-data'],
         security: BEARER,
         response: {
           200: Type.Object({ import_id: Type.String(), preview_rows: Type.Array(Type.Array(Type.String())), total_rows: Type.Integer(), columns: Type.Integer(), delimiter: Type.String(), encoding: Type.String() }),
-          ...errorResponses(401, 403, 413, 415, 422),
+          ...errorResponses(400, 401, 403, 413, 415, 422),
         },
       },
     },
@@ -94,15 +96,25 @@ export const segmentImportRoutes: FastifyPluginAsyncTypebox<SegmentImportRoutesO
       const { accountId } = authOf(request);
       const db = app.db.kysely;
       const body = request.body;
-      const found = await db.selectFrom('imports').select(['id', 'status']).where('account_id', '=', accountId).where('id', '=', body.import_id).where('kind', '=', 'segments').executeTakeFirst();
+      const found = await db
+        .selectFrom('imports')
+        .select(['id', 'status', 'total_rows', 'result'])
+        .where('account_id', '=', accountId)
+        .where('id', '=', body.import_id)
+        .where('kind', '=', 'segments')
+        .executeTakeFirst();
       if (!found) throw ApiError.of(404, SEGMENT_IMPORT_NOT_FOUND, '/import_id');
-      if (found.status !== 'preview') throw ApiError.of(422, 'This import is not waiting for its mapping', '/import_id');
+      if (found.status !== 'preview') throw ApiError.of(422, expired(found.result) ? UPLOAD_EXPIRED : 'This import is not waiting for its mapping', '/import_id');
       if (typeof body.public_id_column_index !== 'number') throw ApiError.of(422, CUSTOMER_COLUMN_REQUIRED, '/public_id_column_index');
       if (typeof body.segment_column_index !== 'number' || body.segment_column_index === body.public_id_column_index) {
         throw ApiError.of(422, MAPPING_INCOMPLETE, '/segment_column_index');
       }
       const segment = await db.selectFrom('customer_segments').select('id').where('account_id', '=', accountId).where('id', '=', body.customer_segment_id).executeTakeFirst();
       if (!segment) throw ApiError.of(404, SEGMENT_NOT_FOUND, '/customer_segment_id');
+      if (found.total_rows <= (body.skip_headers ? 1 : 0)) {
+        await discard(db, accountId, found.id, new Error(NO_DATA_ROWS));
+        throw ApiError.of(422, NO_DATA_ROWS, '/skip_headers', 'no_rows');
+      }
       await db
         .updateTable('imports')
         .set({

@@ -4,7 +4,7 @@ import { verifyPasswordOrDummy } from '../auth/password';
 import { authOf } from '../auth/plugin';
 import { BEARER, errorResponses, signedIn, UserEnvelopeSchema } from '../auth/schemas';
 import { startSession } from '../auth/session';
-import { recordSignInAttempt, signInRetryAfterSeconds, tooManyAttemptsMessage } from '../auth/throttle';
+import { beginSignInAttempt, tooManyAttemptsMessage } from '../auth/throttle';
 import { revokeAccessToken } from '../auth/tokens';
 import { findUserByEmail, toApiUser } from '../auth/userRecords';
 import { ApiError } from '../http/errors';
@@ -31,23 +31,24 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Sign in with e-mail and password',
         description:
           'Answers the user and the token in the Authorization header. A wrong e-mail and a wrong password get the same 401. ' +
-          'After 10 failures for one e-mail or 50 from one address within 15 minutes the answer is 429 with Retry-After.',
+          'After 10 failures for one e-mail from one client address, or 50 from one address, within 15 minutes the answer is 429 ' +
+          'with Retry-After (the client address is the connecting one, or what the proxies named by TRUST_PROXY say it is).',
         body: SignInBody,
         response: { 200: signedIn(UserEnvelopeSchema, 'Signed in'), ...errorResponses(400, 401, 429) },
       },
     },
     async (request, reply) => {
       const emailKey = normalizeEmail(request.body.user.email);
-      const attempt = { emailKey, ip: request.ip, now: app.now() };
-      const retryAfter = await signInRetryAfterSeconds(db, attempt);
-      if (retryAfter !== undefined) {
-        reply.header('retry-after', String(retryAfter));
-        throw ApiError.of(429, tooManyAttemptsMessage(retryAfter), undefined, 'too_many_attempts');
+      // Recorded (as a failure) before the password is judged, so parallel guesses cannot outrun the count.
+      const attempt = await beginSignInAttempt(db, { emailKey, ip: request.ip, now: app.now() });
+      if (!attempt.judged) {
+        reply.header('retry-after', String(attempt.retryAfterSeconds));
+        throw ApiError.of(429, tooManyAttemptsMessage(attempt.retryAfterSeconds), undefined, 'too_many_attempts');
       }
       const user = await findUserByEmail(db, emailKey);
       const valid = await verifyPasswordOrDummy(request.body.user.password, user?.password_hash);
-      await recordSignInAttempt(db, { ...attempt, succeeded: valid });
       if (!user || !valid) throw ApiError.of(401, INVALID_CREDENTIALS, '/user/email');
+      await attempt.succeeded();
       await startSession(request, reply, user);
       return { user: toApiUser(user) };
     },
@@ -61,6 +62,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['auth'],
         operationId: 'signOut',
         summary: 'Sign out: revoke the token of this request',
+        description: 'The token is refused from now on by every instance; live connections (/cable) that use it are closed within seconds.',
         security: BEARER,
         response: { 204: Type.Null({ description: 'Signed out; the token is refused from now on' }), ...errorResponses(401) },
       },

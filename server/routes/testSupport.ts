@@ -17,20 +17,41 @@ export const testSupportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app.db.kysely,
   );
 
+  // Slow writes in flight, and the start of shutdown (Fastify's preClose: before the server
+  // stops accepting connections), so a test can wait for these events instead of sleeping.
+  const slowWritesInFlight = new Set<string>();
+  let shutdownStarted!: () => void;
+  const shuttingDown = new Promise<void>((resolve) => (shutdownStarted = resolve));
+  app.addHook('preClose', async () => shutdownStarted());
+
   app.post(
     '/test/slow_write',
     {
       schema: {
         hide: true,
-        body: Type.Object({ key: Type.String({ minLength: 1, maxLength: 100 }), delay_ms: Type.Integer({ minimum: 0, maximum: 10_000 }) }),
+        body: Type.Object({
+          key: Type.String({ minLength: 1, maxLength: 100 }),
+          delay_ms: Type.Integer({ minimum: 0, maximum: 10_000 }),
+          /** Wait for the server to start shutting down (SIGTERM) before the delay: in flight when it begins, whatever the timing. */
+          until_shutdown: Type.Optional(Type.Boolean()),
+        }),
       },
     },
     async (request) => {
-      await new Promise((resolve) => setTimeout(resolve, request.body.delay_ms));
-      await sql`insert into test_support_writes (key) values (${request.body.key})`.execute(app.db.kysely);
-      return { key: request.body.key };
+      slowWritesInFlight.add(request.body.key);
+      try {
+        if (request.body.until_shutdown) await shuttingDown;
+        await new Promise((resolve) => setTimeout(resolve, request.body.delay_ms));
+        await sql`insert into test_support_writes (key) values (${request.body.key})`.execute(app.db.kysely);
+        return { key: request.body.key };
+      } finally {
+        slowWritesInFlight.delete(request.body.key);
+      }
     },
   );
+
+  /** The keys of the slow writes this process is running now. */
+  app.get('/test/slow_writes_in_flight', { schema: { hide: true } }, async () => ({ keys: [...slowWritesInFlight].sort() }));
 
   /** The signed-in account's payments and imports, counted (the import crash test checks nothing is lost or doubled). */
   app.get('/test/payment_count', { onRequest: app.requireUser, schema: { hide: true } }, async (request) => {
@@ -49,7 +70,7 @@ export const testSupportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { keys: rows.map((r) => r.key) };
   });
 
-  /** A real sign-in token for a user that expires after `ttl_seconds` (the e2e "token expires mid-session" case). */
+  /** A real sign-in token for a user that expires after `ttl_seconds` (tests of a token that runs out). */
   app.post(
     '/test/short_token',
     {

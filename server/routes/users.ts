@@ -70,7 +70,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!email) problems.add('/user/email', "can't be blank");
     else if (!looksLikeEmail(email)) problems.add('/user/email', 'is invalid');
     else if (await findUserByEmail(db, email)) problems.add('/user/email', TAKEN);
-    problems.add('/user/password', passwordProblem(input.password));
+    problems.add('/user/password', passwordProblem(input.password, { email }));
     if (input.password_confirmation !== undefined && input.password_confirmation !== input.password) {
       problems.add('/user/password_confirmation', PASSWORD_MESSAGES.confirmation);
     }

@@ -29,7 +29,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with e-mail and password
-         * @description Answers the user and the token in the Authorization header. A wrong e-mail and a wrong password get the same 401. After 10 failures for one e-mail or 50 from one address within 15 minutes the answer is 429 with Retry-After.
+         * @description Answers the user and the token in the Authorization header. A wrong e-mail and a wrong password get the same 401. After 10 failures for one e-mail from one client address, or 50 from one address, within 15 minutes the answer is 429 with Retry-After (the client address is the connecting one, or what the proxies named by TRUST_PROXY say it is).
          */
         post: operations["signIn"];
         delete?: never;
@@ -48,7 +48,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Sign out: revoke the token of this request */
+        /**
+         * Sign out: revoke the token of this request
+         * @description The token is refused from now on by every instance; live connections (/cable) that use it are closed within seconds.
+         */
         delete: operations["signOut"];
         options?: never;
         head?: never;
@@ -104,7 +107,7 @@ export interface paths {
         get?: never;
         /**
          * Set a new password with a reset link's token, and sign in
-         * @description Uses the token up, and every other unused reset token of the user with it. An unknown, used or expired token is 422 at /user/reset_password_token ('is invalid or has expired').
+         * @description Uses the token up, and every other unused reset token of the user with it, and signs the user out everywhere else (every earlier sign-in token is revoked). An unknown, used or expired token is 422 at /user/reset_password_token ('is invalid or has expired').
          */
         put: operations["resetPassword"];
         /**
@@ -184,7 +187,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a CSV of payments
-         * @description Multipart: the file (field `paying_customers`, `csv` or `file`, a .csv of at most 200 MB, rows of at most 64 KB; UTF-8, UTF-16 or Windows-1250/1252; comma, semicolon or tab). With `column_order` (`customer_id,started_at,ended_at,monthly_amount`) the import starts at once: 400 lists rows that do not have those columns, otherwise poll GET /subscriptions/csv_import/{id}. Without it the answer previews the first rows for the mapping of POST /subscriptions/csv_import/{id}/finalize.
+         * @description Multipart: the file (field `paying_customers`, `csv` or `file`, a .csv of at most 200 MB, rows of at most 64 KB; UTF-8, UTF-16 or Windows-1250/1252; comma, semicolon or tab). With `column_order` (`customer_id,started_at,ended_at,monthly_amount`) the import starts at once: 400 lists rows that do not have those columns, otherwise poll GET /subscriptions/csv_import/{id}. A broken multipart body (no boundary, cut off) or a NUL in the file name is a 400 without that list; a file that is not CSV text, or a header alone, a 422. Without it the answer previews the first rows for the mapping of POST /subscriptions/csv_import/{id}/finalize.
          */
         post: operations["createSubscriptionCsvImport"];
         delete?: never;
@@ -241,7 +244,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a CSV of attribute values and preview it
-         * @description Multipart: the file in `csv` (or `file`); the same reading and limits as the payments import.
+         * @description Multipart: the file in `csv` (or `file`); the same reading and limits as the payments import. 400 for a broken multipart body (no boundary, cut off) or a NUL in the file name.
          */
         post: operations["draftSegmentsImport"];
         delete?: never;
@@ -1241,6 +1244,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests: wait for the time in `Retry-After` (exports: too many in progress for the account) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
         };
     };
     getCurrentUser: {
@@ -1282,6 +1305,26 @@ export interface operations {
             };
             /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests: wait for the time in `Retry-After` (exports: too many in progress for the account) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1501,6 +1544,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests: wait for the time in `Retry-After` (exports: too many in progress for the account) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
         };
     };
     requestPasswordReset: {
@@ -1533,6 +1596,26 @@ export interface operations {
             };
             /** @description Malformed request (wrong types, missing fields) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests: wait for the time in `Retry-After` (exports: too many in progress for the account) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1588,6 +1671,26 @@ export interface operations {
             };
             /** @description Not found (or not in your account) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests: wait for the time in `Retry-After` (exports: too many in progress for the account) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1703,6 +1806,26 @@ export interface operations {
             };
             /** @description Invalid values: one entry per problem, with a pointer */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests: wait for the time in `Retry-After` (exports: too many in progress for the account) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1889,6 +2012,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
             /** @description Not found (or not in your account) */
             404: {
                 headers: {
@@ -1978,7 +2121,7 @@ export interface operations {
                             code?: string;
                             status: string;
                         }[];
-                        validation_failures: {
+                        validation_failures?: {
                             /** @description Row of the file (1 = its first line) */
                             row_number: number;
                             /** @description The row as read, cells joined by its delimiter */
@@ -2071,6 +2214,26 @@ export interface operations {
             };
             /** @description Invalid values: one entry per problem, with a pointer */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests: wait for the time in `Retry-After` (exports: too many in progress for the account) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2288,6 +2451,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests: wait for the time in `Retry-After` (exports: too many in progress for the account) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
         };
     };
     getSubscriptionCsvImport: {
@@ -2446,6 +2629,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
             /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
             401: {
                 headers: {
@@ -2528,6 +2731,26 @@ export interface operations {
             };
             /** @description Invalid values: one entry per problem, with a pointer */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests: wait for the time in `Retry-After` (exports: too many in progress for the account) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2684,6 +2907,26 @@ export interface operations {
             };
             /** @description Invalid values: one entry per problem, with a pointer */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests: wait for the time in `Retry-After` (exports: too many in progress for the account) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3329,6 +3572,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests: wait for the time in `Retry-After` (exports: too many in progress for the account) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
         };
     };
     getDemoReport: {
@@ -3474,6 +3737,26 @@ export interface operations {
             };
             /** @description Not found (or not in your account) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests: wait for the time in `Retry-After` (exports: too many in progress for the account) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4105,6 +4388,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests: wait for the time in `Retry-After` (exports: too many in progress for the account) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
         };
     };
     refreshReport: {
@@ -4172,6 +4475,26 @@ export interface operations {
             };
             /** @description Not found (or not in your account) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests: wait for the time in `Retry-After` (exports: too many in progress for the account) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4689,6 +5012,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests: wait for the time in `Retry-After` (exports: too many in progress for the account) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
         };
     };
     exportSectionDetails: {
@@ -4813,6 +5156,26 @@ export interface operations {
             };
             /** @description Invalid values: one entry per problem, with a pointer */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests: wait for the time in `Retry-After` (exports: too many in progress for the account) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6960,6 +7323,26 @@ export interface operations {
                             html: string | null;
                             /** Format: date-time */
                             created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
                         }[];
                     };
                 };

@@ -22,14 +22,23 @@ describe(`query layer on ${testEngine}`, () => {
   });
 
   it('keeps a rolled-back transaction invisible to queries running at the same time', async () => {
+    // Ordered by events, not by sleeps: the other write is sent once the transaction has
+    // written, and the transaction fails once that write has been sent.
+    let markWritten!: () => void;
+    let markSent!: () => void;
+    const written = new Promise<void>((resolve) => (markWritten = resolve));
+    const sent = new Promise<void>((resolve) => (markSent = resolve));
     const failing = db.kysely.transaction().execute(async (trx) => {
       await sql`insert into probe (id, note) values (10, 'rolled back')`.execute(trx);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      markWritten();
+      await sent;
       throw new Error('abort');
     });
     const concurrent = (async () => {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      await sql`insert into probe (id, note) values (11, 'committed')`.execute(db.kysely);
+      await written;
+      const write = sql`insert into probe (id, note) values (11, 'committed')`.execute(db.kysely);
+      markSent();
+      await write;
     })();
     await expect(failing).rejects.toThrow('abort');
     await concurrent;

@@ -54,11 +54,15 @@ describe(`the server process on ${testEngine}`, () => {
   });
 
   it('finishes in-flight requests on SIGTERM, keeps their writes, and refuses new connections', async () => {
-    const inFlight = [1, 2, 3].map((i) => post(`${server.url}/api/v11/test/slow_write`, { key: `slow-${i}`, delay_ms: 1_500 }));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Each write waits for the shutdown to begin, then takes a while more: in flight at SIGTERM
+    // and while new connections are refused, whatever the machine's speed.
+    const inFlight = [1, 2, 3].map((i) => post(`${server.url}/api/v11/test/slow_write`, { key: `slow-${i}`, delay_ms: 1_500, until_shutdown: true }));
+    await expect
+      .poll(async () => ((await (await fetch(`${server.url}/api/v11/test/slow_writes_in_flight`)).json()) as { keys: string[] }).keys, { timeout: 10_000 })
+      .toEqual(['slow-1', 'slow-2', 'slow-3']);
     const exit = server.stop('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    await expect(fetch(`${server.url}/api/v11/health`)).rejects.toThrow();
+    const health = () => fetch(`${server.url}/api/v11/health`).then(() => 'answered', () => 'refused');
+    await expect.poll(health, { timeout: 10_000 }).toBe('refused');
     const answers = await Promise.all(inFlight);
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
     expect(await exit).toBe(0);

@@ -35,7 +35,6 @@ describe('API client', () => {
 
     const { data } = await client.GET('/health');
 
-    expect(API_BASE_PATH).toBe('/api/v11');
     expect(requests[0]?.url).toBe('http://localhost/api/v11/health');
     expect(data).toEqual(health);
   });

@@ -31,6 +31,52 @@ export class CsvEncodingError extends Error {
 }
 
 /**
+ * The file is not text: an image, a PDF, a workbook or other binary data renamed .csv (known
+ * magic numbers at its start; NUL bytes anywhere; many control characters in its head). Such a
+ * file would otherwise be read as some 8-bit encoding into rows of garbage, and a NUL cannot be
+ * stored in a text column at all.
+ */
+export class CsvBinaryError extends Error {
+  override readonly name = 'CsvBinaryError';
+
+  constructor(what: string) {
+    super(`The file is not CSV text: it looks like ${what}. Save the data as CSV (comma-separated values) and upload that file.`);
+  }
+}
+
+/** Known starts of binary files, and what to call them. */
+const MAGIC_NUMBERS: ReadonlyArray<[bytes: readonly number[], what: string]> = [
+  [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG image'],
+  [[0xff, 0xd8, 0xff], 'a JPEG image'],
+  [[0x47, 0x49, 0x46, 0x38], 'a GIF image'],
+  [[0x25, 0x50, 0x44, 0x46, 0x2d], 'a PDF document'],
+  [[0x50, 0x4b, 0x03, 0x04], 'a ZIP archive (an Excel .xlsx workbook is one)'],
+  [[0x50, 0x4b, 0x05, 0x06], 'a ZIP archive'],
+  [[0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1], 'an Excel 97-2003 workbook or another Office document'],
+  [[0x1f, 0x8b], 'a gzip archive'],
+  [[0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c], 'a 7-Zip archive'],
+  [[0x52, 0x61, 0x72, 0x21, 0x1a, 0x07], 'a RAR archive'],
+  [[0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], 'an XZ archive'],
+  [[0x28, 0xb5, 0x2f, 0xfd], 'a Zstandard archive'],
+  [[0x7f, 0x45, 0x4c, 0x46], 'a program'],
+];
+
+/** Binary data, as read in its first bytes (`head`, decoded as `detected` says); null for text. */
+export function binaryContent(head: Uint8Array, detected: DetectedEncoding): string | null {
+  for (const [magic, what] of MAGIC_NUMBERS) {
+    if (head.length >= magic.length && magic.every((byte, k) => head[k] === byte)) return what;
+  }
+  const text = new TextDecoder(detected.encoding, { ignoreBOM: true }).decode(head.subarray(detected.bomLength));
+  if (text.includes('\u0000')) return 'binary data (it has NUL bytes)';
+  // Control characters other than tab, line breaks and form feed: a stray one happens (an old
+  // DOS end-of-file mark), random bytes give one in nine.
+  // eslint-disable-next-line no-control-regex
+  const controls = text.match(/[\u0001-\u0008\u000b\u000e-\u001f\u007f]/g)?.length ?? 0;
+  if (controls > 8 && controls * 100 > text.length) return 'binary data (it has control characters)';
+  return null;
+}
+
+/**
  * The encoding of a file from its first bytes (`head`, up to `SNIFF_BYTES`; it may end in the
  * middle of a character). In order: a byte order mark; UTF-16 without one (NUL bytes at every
  * other position); valid UTF-8 (plain ASCII included, which reads the same in every candidate);
@@ -162,16 +208,25 @@ export async function* decodeText(source: AsyncIterable<Uint8Array>, onEncoding?
   const iterator = source[Symbol.asyncIterator]();
   const { bytes: head, done } = await readHead(iterator, SNIFF_BYTES);
   const detected = detectEncoding(head);
+  const binary = binaryContent(head, detected);
+  if (binary) {
+    if (!done) await iterator.return?.();
+    throw new CsvBinaryError(binary);
+  }
   onEncoding?.(detected);
   const { encoding, bomLength } = detected;
   const decoder = new TextDecoder(encoding, { fatal: encoding === 'utf-8', ignoreBOM: true });
   const decode = (bytes?: Uint8Array, stream = true): string => {
+    let text: string;
     try {
-      return bytes ? decoder.decode(bytes, { stream }) : decoder.decode();
+      text = bytes ? decoder.decode(bytes, { stream }) : decoder.decode();
     } catch (error) {
       if (error instanceof TypeError) throw new CsvEncodingError();
       throw error;
     }
+    // Binary data after a text head: no text column could hold it.
+    if (text.includes('\u0000')) throw new CsvBinaryError('binary data (it has NUL bytes)');
+    return text;
   };
 
   // Large chunks (a stored file's are 8 MB) are decoded a slice at a time: the reader parses

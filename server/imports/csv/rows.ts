@@ -42,6 +42,8 @@ export interface CsvFormat {
 }
 
 export type CsvDelimiter = ',' | ';' | '\t';
+/** What ends a record: '\n' (with or without a '\r' before it) or a bare '\r' (classic Mac OS). */
+export type CsvNewline = '\n' | '\r';
 
 export const DEFAULT_MAX_ROW_BYTES = CSV_IMPORT_MAX_ROW_BYTES;
 
@@ -89,7 +91,8 @@ const MIN_PARSE_CHARS = 16 * 1024;
 
 /**
  * Records of a CSV file (bytes in any encoding `decodeText` detects). Completely empty lines are
- * skipped but counted in row numbers; a '\r' ending a record is dropped (CRLF files). Throws
+ * skipped but counted in row numbers; a '\r' ending a record is dropped (CRLF files); a file whose
+ * lines end with a bare '\r' (classic Mac OS, `detectNewline`) is read line by line too. Throws
  * `CsvRowTooLargeError` for a record over `maxRowBytes` and `CsvFormatError` for broken quoting.
  */
 export async function* csvRows(source: AsyncIterable<Uint8Array>, options: CsvRowsOptions = {}): AsyncGenerator<CsvRow> {
@@ -100,9 +103,10 @@ export async function* csvRows(source: AsyncIterable<Uint8Array>, options: CsvRo
   let unfinished = 0;
   let encoding: CsvEncoding = 'utf-8';
   const start = (): RecordReader => {
-    const delimiter = detectDelimiter(pending);
+    const newline = detectNewline(pending);
+    const delimiter = detectDelimiter(pending, newline);
     options.onFormat?.({ encoding, delimiter });
-    return new RecordReader(delimiter, maxRowBytes);
+    return new RecordReader(delimiter, newline, maxRowBytes);
   };
 
   for await (const text of decodeText(source, (detected) => (encoding = detected.encoding))) {
@@ -137,11 +141,12 @@ class RecordReader {
 
   constructor(
     delimiter: CsvDelimiter,
+    private readonly newline: CsvNewline,
     private readonly maxRowBytes: number,
   ) {
     this.parser = new Papa.Parser({
       delimiter,
-      newline: '\n',
+      newline,
       quoteChar: '"',
       step: (result: Papa.ParseStepResult<string[][]>) => {
         this.records.push({ cells: result.data[0] ?? [''], end: result.meta.cursor, errors: result.errors });
@@ -171,7 +176,7 @@ class RecordReader {
     }
     const rest = input.slice(start);
     if (!final && exceeds(rest, 0, rest.length, this.maxRowBytes)) {
-      throw new CsvRowTooLargeError(this.count + 1, this.maxRowBytes, rest.includes('\n'));
+      throw new CsvRowTooLargeError(this.count + 1, this.maxRowBytes, rest.includes(this.newline));
     }
     return { rows, rest };
   }
@@ -190,7 +195,7 @@ class RecordReader {
   }
 }
 
-/** `end` moved back over a line break ('\n' or '\r\n') ending input[start, end). */
+/** `end` moved back over a line break ('\n', '\r\n' or '\r') ending input[start, end). */
 function lineEnd(input: string, start: number, end: number): number {
   let at = end;
   if (at > start && input[at - 1] === '\n') at--;
@@ -233,8 +238,8 @@ const TIE_ORDER: readonly CsvDelimiter[] = ['\t', ';', ','];
  *   record, so no value gets split; comma when all occur.
  * 'a;1,50;2' alone is semicolon: both are consistent, the semicolon is more frequent.
  */
-export function detectDelimiter(sample: string): CsvDelimiter {
-  const counts = delimiterCounts(sample, DELIMITER_SAMPLE_RECORDS);
+export function detectDelimiter(sample: string, newline: CsvNewline = '\n'): CsvDelimiter {
+  const counts = delimiterCounts(sample, DELIMITER_SAMPLE_RECORDS, newline);
   const header = counts[0];
   if (!header) return ',';
   const present = DELIMITERS.filter((delimiter) => header[delimiter] > 0);
@@ -251,7 +256,7 @@ export function detectDelimiter(sample: string): CsvDelimiter {
 type DelimiterCounts = Record<CsvDelimiter, number>;
 
 /** Delimiter counts outside quotes of the first `limit` non-empty records of `sample`. */
-function delimiterCounts(sample: string, limit: number): DelimiterCounts[] {
+function delimiterCounts(sample: string, limit: number, newline: CsvNewline): DelimiterCounts[] {
   const records: DelimiterCounts[] = [];
   let current: DelimiterCounts = { ',': 0, ';': 0, '\t': 0 };
   let empty = true;
@@ -259,7 +264,7 @@ function delimiterCounts(sample: string, limit: number): DelimiterCounts[] {
   for (let i = 0; i < sample.length && records.length < limit; i++) {
     const char = sample[i] as string;
     if (char === '"') quoted = !quoted;
-    else if (!quoted && char === '\n') {
+    else if (!quoted && char === newline) {
       if (!empty) records.push(current);
       current = { ',': 0, ';': 0, '\t': 0 };
       empty = true;
@@ -269,4 +274,23 @@ function delimiterCounts(sample: string, limit: number): DelimiterCounts[] {
   }
   if (!empty && records.length === 0) records.push(current);
   return records;
+}
+
+/**
+ * The line break of a CSV file from its beginning: the first one outside quotes. '\n' and
+ * '\r\n' read as '\n' (a '\r' before it is dropped); a '\r' followed by anything else means the
+ * file's lines end with a bare '\r' (Excel for classic Mac OS, some exports since): read as '\n',
+ * such a file would be one record of the whole file. A '\r' ending the sample may be half of a
+ * '\r\n' cut by the sample's end: it decides nothing.
+ */
+export function detectNewline(sample: string): CsvNewline {
+  let quoted = false;
+  for (let i = 0; i < sample.length; i++) {
+    const char = sample[i];
+    if (char === '"') quoted = !quoted;
+    else if (quoted) continue;
+    else if (char === '\n') return '\n';
+    else if (char === '\r' && i + 1 < sample.length) return sample[i + 1] === '\n' ? '\n' : '\r';
+  }
+  return '\n';
 }

@@ -52,12 +52,14 @@ const SIGN = /^[-+\u2212] ?/;
  * - '.' and ',' both present: the last one ('1.234,50', '1,234.50');
  * - one of them, several times: thousands ('1.234.567');
  * - one of them, once, followed by exactly three digits, with 1-3 digits (not starting with 0)
- *   before and no other separator: thousands. '1,234' and '1.234' are 1234, not 1.234: three
- *   decimals are rarer in prices than thousands written without decimals, and for two-decimal
- *   currencies reading it as decimals would only turn into an error;
- * - otherwise once: decimal ('1234,5', '0,125', '1 234,567').
+ *   before and no other separator ('10.001', '1,234'): AMBIGUOUS. 10.001 is ten thousand and
+ *   one in Warsaw and ten and a thousandth in London; guessing either has imported amounts a
+ *   thousand times off. It reads as `decimalMark` says when the caller knows the file's decimal
+ *   separator (other values of the column prove it: `decimalMarkEvidence`); without it, it is
+ *   refused, saying how to write it ("is ambiguous: write 10001 or 10.00");
+ * - otherwise once: decimal ('1234,5', '0,125', '1 234,567', '10.5', '1200.20').
  */
-export function parseMoney(text: string, minorDigits: number): MoneyResult {
+export function parseMoney(text: string, minorDigits: number, decimalMark: DecimalMark | null = null): MoneyResult {
   if (!Number.isInteger(minorDigits) || minorDigits < 0 || minorDigits > 8) throw new RangeError(`minorDigits must be 0 to 8, got ${minorDigits}`);
   // The common case, read directly: plain digits, perhaps a '.' and one or two decimals (never
   // three: '1.234' is thousands, below).
@@ -70,8 +72,9 @@ export function parseMoney(text: string, minorDigits: number): MoneyResult {
   if (cleaned === '') return failure('is empty');
   const signed = stripAffixes(cleaned);
   if (!signed) return failure('is not a number');
-  const parts = numberParts(signed.body);
+  const parts = numberParts(signed.body, decimalMark);
   if (!parts) return failure('is not a number');
+  if (parts === AMBIGUOUS) return failure(ambiguous(signed.body, minorDigits));
 
   const fraction = parts.fraction.replace(/0+$/, '');
   if (fraction.length > minorDigits) return failure(tooManyDecimals(minorDigits));
@@ -119,14 +122,35 @@ function stripAffixes(text: string): { negative: boolean; body: string } | null 
   return { negative, body: rest };
 }
 
+/** The decimal separator of a file's amounts ('.' in '1,234.50', ',' in '1.234,50'). */
+export type DecimalMark = '.' | ',';
+
+/** A lone '.' or ',' before exactly three digits ('10.001'): thousands or decimals, by locale. */
+const AMBIGUOUS = 'ambiguous';
+
+/** "is ambiguous: write 10001 or 10.00": both readings of '10.001', each written unambiguously. */
+function ambiguous(body: string, minorDigits: number): string {
+  const mark = body.includes('.') ? '.' : ',';
+  const [whole, fraction] = body.split(mark) as [string, string];
+  // The decimal reading with the currency's decimals; with three of them it would be ambiguous again.
+  let decimals = fraction.padEnd(minorDigits, '0').slice(0, minorDigits);
+  if (decimals.length === 3) decimals += '0';
+  return `is ambiguous: write ${whole}${fraction} or ${decimals ? `${whole}${mark}${decimals}` : whole}`;
+}
+
 /**
  * The integer digits and decimal digits of a number written with separators (see `parseMoney`
- * for which one is decimal), or null when it is not a well-formed number: thousands groups must
- * be three digits after a first group of 1-3, with one kind of thousands separator.
+ * for which one is decimal), AMBIGUOUS for a lone separator before three digits that
+ * `decimalMark` does not settle, or null when it is not a well-formed number: thousands groups
+ * must be three digits after a first group of 1-3, with one kind of thousands separator.
  */
-function numberParts(body: string): { whole: string; fraction: string } | null {
+function numberParts(body: string, decimalMark: DecimalMark | null): { whole: string; fraction: string } | typeof AMBIGUOUS | null {
   if (!/^\d(?:[\d.,' ]*\d)?$/.test(body) || /[.,' ]{2}/.test(body)) return null;
-  const decimal = decimalSeparator(body);
+  let decimal = decimalSeparator(body);
+  if (decimal === AMBIGUOUS) {
+    if (!decimalMark) return AMBIGUOUS;
+    decimal = body.includes(decimalMark) ? decimalMark : null;
+  }
   let whole = body;
   let fraction = '';
   if (decimal) {
@@ -145,15 +169,43 @@ function numberParts(body: string): { whole: string; fraction: string } | null {
   return { whole: whole.replace(/\D/g, ''), fraction };
 }
 
-function decimalSeparator(body: string): '.' | ',' | null {
+/** The decimal separator of a number's text, null when it has none, AMBIGUOUS for '10.001'. */
+function decimalSeparator(body: string): DecimalMark | typeof AMBIGUOUS | null {
   const dot = body.lastIndexOf('.');
   const comma = body.lastIndexOf(',');
   if (dot >= 0 && comma >= 0) return dot > comma ? '.' : ',';
   if (dot < 0 && comma < 0) return null;
   const mark = dot >= 0 ? '.' : ',';
   if (body.indexOf(mark) !== body.lastIndexOf(mark)) return null;
-  const looksLikeThousands = /^[1-9]\d{0,2}[.,]\d{3}$/.test(body);
-  return looksLikeThousands ? null : mark;
+  return /^[1-9]\d{0,2}[.,]\d{3}$/.test(body) ? AMBIGUOUS : mark;
+}
+
+/** The common proofs, read directly: '12.50', '1200.2', '12,5'. */
+const PLAIN_DECIMAL = /^\d+([.,])\d{1,2}$/;
+
+/**
+ * The decimal separator a money cell proves, or null when it proves none: with both, the last
+ * ('1,234.56' '.', '1.234,56' ','); a lone one before other than three digits, that one
+ * ('10.5', '1200.20', '0,125', '1234.567'); one several times, the other ('1.234.567' ',').
+ * '10.001', '1234' and what is not a number prove nothing. The upload reads every cell of a
+ * file for it, per column (staging.ts), and an import reads the ambiguous amounts of its amount
+ * column by what that column's cells prove, when they prove one separator only.
+ */
+export function decimalMarkEvidence(text: string): DecimalMark | null {
+  const plain = PLAIN_DECIMAL.exec(text);
+  if (plain) return plain[1] as DecimalMark;
+  if (!text.includes('.') && !text.includes(',')) return null;
+  const signed = stripAffixes(normalizeSpaces(text));
+  if (!signed) return null;
+  const { body } = signed;
+  const parts = numberParts(body, null);
+  if (!parts || parts === AMBIGUOUS) return null;
+  const decimal = decimalSeparator(body);
+  if (decimal === '.' || decimal === ',') return decimal;
+  // Thousands only: several of one separator means the other is the decimal one.
+  if (body.includes('.')) return ',';
+  if (body.includes(',')) return '.';
+  return null;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,7 +9,6 @@ import {
   mapColumn,
   missingRequiredFields,
   pollIntervalMs,
-  SUBSCRIPTION_CSV_FIELD_LABELS,
 } from '../../../machines/importWizard/mapping';
 
 describe('import mapping rules', () => {
@@ -49,22 +48,6 @@ describe('import mapping rules', () => {
     expect(isMappingComplete(defaultMapping(7))).toBe(true);
     // Ended at and the rest are optional.
     expect(isMappingComplete(mapColumn(defaultMapping(7), 3, null))).toBe(true);
-  });
-
-  it('names the fields as the page shows them', () => {
-    expect(Object.values(SUBSCRIPTION_CSV_FIELD_LABELS)).toEqual([
-      'Customer ID',
-      'Invoice number',
-      'Started at',
-      'Ended at',
-      'Months',
-      'Monthly amount',
-      'Revenue type',
-      'Currency',
-      'Product',
-      'Customer name',
-      'Units',
-    ]);
   });
 
   it('guesses a header row from the amount and start cells', () => {

@@ -9,15 +9,10 @@ import {
   mappingProblem,
   pollIntervalMs,
   roleOfColumn,
-  SEGMENTS_COLUMN_ROLE_LABELS,
 } from '../../../machines/segmentsImport/mapping';
 import { CUSTOMER_COLUMN_REQUIRED_MESSAGE, MAPPING_INCOMPLETE_MESSAGE } from '../../../machines/segmentsImport/messages';
 
 describe('segments import mapping rules', () => {
-  it("names the roles as the page's menus do", () => {
-    expect(SEGMENTS_COLUMN_ROLE_LABELS).toEqual({ customerId: 'Customer ID', value: 'Value' });
-  });
-
   it('starts on the first column for Customer ID, and the second for Value only in a two-column file', () => {
     expect(defaultMapping(0)).toEqual({ customerId: null, value: null });
     expect(defaultMapping(1)).toEqual({ customerId: 0, value: null });

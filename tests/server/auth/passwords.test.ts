@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../../server/app';
+import { TEST_CONFIG } from '../helpers/app';
 import {
   createAuthTestApp,
+  expectSignInRequired,
   getMe,
   HOUR,
   linkTokenFor,
@@ -42,7 +45,7 @@ describe('POST /api/v11/users/password', () => {
     expect(mails).toHaveLength(1);
     expect(mails[0]?.subject).toBe('Reset your Subscope password');
     expect(mails[0]?.text).toContain('Hello Ada,');
-    expect(mails[0]?.text).toMatch(/^http:\/\/localhost:80\/reset_password\/[A-Za-z0-9_-]{43}$/m);
+    expect(mails[0]?.text).toMatch(/^http:\/\/localhost:3000\/reset_password\/[A-Za-z0-9_-]{43}$/m);
     expect(mails[0]?.html).toContain('/reset_password/');
     const token = await linkTokenFor(t.app, owner.email, 'reset_password');
     const rows = await t.db.kysely.selectFrom('password_reset_tokens').select('token_hash').where('user_id', '=', owner.user.id).execute();
@@ -78,7 +81,7 @@ describe('POST /api/v11/users/password', () => {
   });
 
   it('links to PUBLIC_URL when it is configured', async () => {
-    const other = await createAuthTestApp({ config: { production: false, jwtSecret: 'x'.repeat(40), testRoutes: true, publicUrl: 'https://app.subscope.example' } });
+    const other = await createAuthTestApp({ config: { production: false, jwtSecret: 'x'.repeat(40), testRoutes: true, devOutbox: true, publicUrl: 'https://app.subscope.example' } });
     try {
       const owner = await signUp(other.app);
       await other.app.inject({ method: 'POST', url: '/api/v11/users/password', payload: { user: { email: owner.email } } });
@@ -102,11 +105,46 @@ describe('PUT /api/v11/users/password', () => {
     expect((await signIn(t.app, owner.email, owner.password)).statusCode).toBe(401);
   });
 
-  it('keeps other sessions signed in', async () => {
+  it("signs the user's other sessions out, on every instance, and keeps the new one and other users' sessions", async () => {
+    const owner = await signUp(t.app);
+    const elsewhere = await signIn(t.app, owner.email, owner.password, '198.51.100.60');
+    expect(elsewhere.statusCode).toBe(200);
+    const colleague = await signUp(t.app);
+    await requestReset(owner.email);
+    const token = await linkTokenFor(t.app, owner.email, 'reset_password');
+    // Tokens are told apart by when they were issued: the reset comes a moment after the sign-ins.
+    t.clock.advance(1000);
+    const response = await reset(token);
+    expect(response.statusCode).toBe(200);
+    const other = await buildApp({ db: t.db, config: TEST_CONFIG, now: t.clock.now });
+    await other.ready();
+    try {
+      for (const app of [t.app, other]) {
+        expectSignInRequired(await getMe(app, owner.authorization));
+        expectSignInRequired(await getMe(app, String(elsewhere.headers.authorization)));
+        expect((await getMe(app, String(response.headers.authorization))).statusCode).toBe(200);
+        expect((await getMe(app, colleague.authorization)).statusCode).toBe(200);
+      }
+    } finally {
+      await other.close();
+    }
+    // A sign-in with the new password afterwards is a new session, and holds.
+    t.clock.advance(1000);
+    const again = await signIn(t.app, owner.email, NEW_PASSWORD);
+    expect(again.statusCode).toBe(200);
+    expect((await getMe(t.app, String(again.headers.authorization))).statusCode).toBe(200);
+  });
+
+  it('keeps revoking the old sessions until they would have expired anyway', async () => {
     const owner = await signUp(t.app);
     await requestReset(owner.email);
-    await reset(await linkTokenFor(t.app, owner.email, 'reset_password'));
-    expect((await getMe(t.app, owner.authorization)).statusCode).toBe(200);
+    t.clock.advance(1000);
+    expect((await reset(await linkTokenFor(t.app, owner.email, 'reset_password'))).statusCode).toBe(200);
+    t.clock.advance(24 * HOUR - 2000);
+    // Another sign-out purges expired revocations; this one has not expired yet.
+    const signedIn = await signIn(t.app, owner.email, NEW_PASSWORD);
+    await t.app.inject({ method: 'DELETE', url: '/api/v11/users/sign_out', headers: { authorization: String(signedIn.headers.authorization) } });
+    expectSignInRequired(await getMe(t.app, owner.authorization));
   });
 
   it('refuses a used token', async () => {

@@ -151,7 +151,7 @@ describe('POST /api/v11/users (invite a colleague, with a token)', () => {
     });
     const [mail] = await outboxFor(t.app, email);
     expect(mail?.subject).toBe('Ada invited you to Ada on Subscope');
-    expect(mail?.text).toMatch(/^http:\/\/localhost:80\/invitation\/[A-Za-z0-9_-]{43}$/m);
+    expect(mail?.text).toMatch(/^http:\/\/localhost:3000\/invitation\/[A-Za-z0-9_-]{43}$/m);
     expect(mail?.html).toContain('/invitation/');
     // The invitation stores only a hash of the token.
     const token = await linkTokenFor(t.app, email, 'invitation');
@@ -309,12 +309,13 @@ describe('PUT /api/v11/users/me', () => {
     expect(errorsOf(response)[0]?.source?.pointer).toBe('/customer_columns/0');
   });
 
-  it('only ever changes the caller: ids in the body are ignored', async () => {
+  it('only ever changes the caller: ids in the body are refused, and nobody changes', async () => {
     const owner = await signUp(t.app, { name: 'Ada' });
     const stranger = await signUp(t.app, { name: 'Eve' });
     const response = await putMe({ id: stranger.user.id, account_id: stranger.user.account_id, name: 'Hacked' }, owner.authorization);
-    expect(response.statusCode).toBe(200);
-    expect(userOf(response)).toMatchObject({ id: owner.user.id, name: 'Hacked' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors.map((error: { source: { pointer: string } }) => error.source.pointer).sort()).toEqual(['/account_id', '/id']);
+    expect(userOf(await getMe(t.app, owner.authorization)).name).toBe('Ada');
     expect(userOf(await getMe(t.app, stranger.authorization)).name).toBe('Eve');
   });
 

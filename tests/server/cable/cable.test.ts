@@ -7,7 +7,7 @@ import { setImportStatus } from '../../../server/imports/auditLog';
 import { createAuthTestApp, signUp, type AuthTestApp, type SignedUp } from '../auth/support';
 import { TEST_CONFIG } from '../helpers/app';
 import { testEngine } from '../helpers/database';
-import { CableClient, createImport, listen, segmentsImportIdentifier, settle, tokenOf, type CableFrame } from './support';
+import { CableClient, createImport, listen, segmentsImportIdentifier, tokenOf, type CableFrame } from './support';
 
 /**
  * `/cable` against the real app on a real socket: the Action Cable handshake, heartbeat and
@@ -48,6 +48,32 @@ describe(`/cable on ${testEngine}`, () => {
   }
 
   const isDisconnect = (frame: CableFrame) => frame.type === 'disconnect';
+
+  /**
+   * Every frame the server sent this client before the call has arrived: the answer to a
+   * command comes after them on the one socket, and commands are handled in the order sent.
+   */
+  let roundTrips = 0;
+  async function roundTrip(client: CableClient): Promise<void> {
+    roundTrips += 1;
+    expect(await client.subscribeAndWait(JSON.stringify({ channel: 'NoSuchChannel', n: roundTrips }))).toBe('reject_subscription');
+  }
+
+  /**
+   * Every event NOTIFYed on the cable channel before the call (committed) has reached the client
+   * subscribed to the import: a marker NOTIFYed after them on the import's stream arrives after
+   * them (one LISTEN, notifications in commit order), and the test waits for it.
+   */
+  let barriers = 0;
+  const isBarrier = (message: unknown) => typeof message === 'object' && message !== null && 'barrier' in message;
+  async function barrier(client: CableClient, accountId: string, importId: string): Promise<void> {
+    barriers += 1;
+    const n = barriers;
+    await harness.db.notify(CABLE_NOTIFY_CHANNEL, JSON.stringify({ stream: importStream(accountId, importId), account_id: accountId, message: { barrier: n } }));
+    await client.waitFor((frame) => frame.identifier === segmentsImportIdentifier(importId) && (frame.message as { barrier?: number } | undefined)?.barrier === n, 5_000, `barrier ${n}`);
+  }
+  /** The messages of a subscription, without the markers of `barrier`. */
+  const eventsOf = (client: CableClient, identifier: string) => client.messagesOf(identifier).filter((message) => !isBarrier(message));
 
   describe('the connection', () => {
     it("welcomes a connection that carries API version 11 and a valid token, in the consumer's protocol", async () => {
@@ -191,7 +217,8 @@ describe(`/cable on ${testEngine}`, () => {
       client.subscribe(identifier);
       client.subscribe(identifier);
       await client.waitFor((frame) => frame.type === 'confirm_subscription');
-      await settle();
+      // The second subscribe was handled before the command that follows it.
+      await roundTrip(client);
       expect(client.frames.filter((frame) => frame.type === 'confirm_subscription')).toHaveLength(1);
     });
 
@@ -205,12 +232,19 @@ describe(`/cable on ${testEngine}`, () => {
 
       await harness.db.kysely.transaction().execute(async (trx) => {
         await setImportStatus(trx, accountId, importId, 'in_progress', 'queued', {}, { progress: 10 });
-        await settle();
-        expect(client.messagesOf(identifier), 'nothing before the commit').toHaveLength(1);
+        if (testEngine === 'postgresql') {
+          // A NOTIFY of another connection, committed after the status change was made.
+          await barrier(client, accountId, importId);
+        } else {
+          // PGlite hands a NOTIFY to its listeners as the statement that made it answers (the
+          // transaction holds its only connection, so nothing else can NOTIFY meanwhile).
+          await roundTrip(client);
+        }
+        expect(eventsOf(client, identifier), 'nothing before the commit').toHaveLength(1);
       });
-      await expect.poll(() => client.messagesOf(identifier).length).toBe(2);
-      expect(client.messagesOf(identifier)[1]).toMatchObject({ import_id: importId, status: 'in_progress', progress: 10, event: 'queued', success_count: 0, failure_count: 0 });
-      expect(Date.parse((client.messagesOf(identifier)[1] as { created_at: string }).created_at)).not.toBeNaN();
+      await expect.poll(() => eventsOf(client, identifier).length).toBe(2);
+      expect(eventsOf(client, identifier)[1]).toMatchObject({ import_id: importId, status: 'in_progress', progress: 10, event: 'queued', success_count: 0, failure_count: 0 });
+      expect(Date.parse((eventsOf(client, identifier)[1] as { created_at: string }).created_at)).not.toBeNaN();
     });
 
     it('delivers nothing of a transaction that rolls back', async () => {
@@ -230,8 +264,8 @@ describe(`/cable on ${testEngine}`, () => {
       await setImportStatus(harness.db.kysely, accountId, importId, 'in_progress', 'queued', {}, { progress: 5 });
       // The change after the rollback arrives; the rolled-back one never does.
       await expect.poll(() => client.messagesOf(identifier).length).toBe(2);
-      await settle();
-      expect(client.messagesOf(identifier).map((message) => (message as { event: string }).event)).toEqual(['subscribed', 'queued']);
+      await barrier(client, accountId, importId);
+      expect(eventsOf(client, identifier).map((message) => (message as { event: string }).event)).toEqual(['subscribed', 'queued']);
     });
 
     it('reports a failed import with its reason', async () => {
@@ -255,9 +289,13 @@ describe(`/cable on ${testEngine}`, () => {
       expect(await client.subscribeAndWait(identifier)).toBe('confirm_subscription');
       await expect.poll(() => client.messagesOf(identifier).length).toBe(1);
       client.unsubscribe(identifier);
-      await settle();
+      // Handled before the command that follows it.
+      await roundTrip(client);
       await setImportStatus(harness.db.kysely, accountId, importId, 'in_progress', 'queued');
-      await settle();
+      // A marker on another import the client listens to, published after the change, arrives after it would have.
+      const otherImport = await createImport(harness.db, accountId);
+      expect(await client.subscribeAndWait(segmentsImportIdentifier(otherImport))).toBe('confirm_subscription');
+      await barrier(client, accountId, otherImport);
       expect(client.messagesOf(identifier)).toHaveLength(1);
     });
   });
@@ -287,8 +325,8 @@ describe(`/cable on ${testEngine}`, () => {
       await expect.poll(() => client.messagesOf(identifier).length).toBe(1);
       await harness.db.notify(CABLE_NOTIFY_CHANNEL, JSON.stringify({ stream: importStream(accountId, importId), account_id: stranger.user.account_id, message: { leak: true } }));
       await harness.db.notify(CABLE_NOTIFY_CHANNEL, 'not json');
-      await settle();
-      expect(client.messagesOf(identifier)).toHaveLength(1);
+      await barrier(client, accountId, importId);
+      expect(eventsOf(client, identifier)).toHaveLength(1);
     });
 
     // Another process on the same data: only a PostgreSQL server has one (CI's second pass runs it).

@@ -123,11 +123,6 @@ export async function createImport(db: TestDatabase, accountId: string, options:
   return id;
 }
 
-/** Lets frames in flight arrive before a test says that nothing (more) came. */
-export function settle(ms = 300): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /** Listens on a free local port; answers the base URL. */
 export function listen(app: FastifyInstance): Promise<string> {
   return app.listen({ port: 0, host: '127.0.0.1' });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../server/app';
 import { startQueue, type JobQueue } from '../../../server/jobs/queue';
+import { SECTION_DETAILS_EXPORT_JOB } from '../../../server/reports/exports/sectionDetails';
 import { registerExportWorkers } from '../../../server/reports/exports/workers';
 import { signUp, TestClock, type SignedUp } from '../auth/support';
 import { TEST_CONFIG } from '../helpers/app';
@@ -36,6 +37,13 @@ describe(`details exports through the job queue on ${testEngine}`, () => {
     await db?.close();
   });
 
+  /** The pg-boss job of an export (its singleton key is the export's id), as stored. */
+  const queuedJob = async (exportId: string) => {
+    const { rows } = await db.executeSql('select state, data from pgboss.job where name = $1 and singleton_key = $2', [SECTION_DETAILS_EXPORT_JOB, exportId]);
+    expect(rows.length).toBeLessThanOrEqual(1);
+    return rows[0] as { state: string; data: { exportId?: string } } | undefined;
+  };
+
   it('stays in progress until a worker takes the job, then the file is ready', async () => {
     const created = await app.inject({ method: 'POST', url: '/api/v11/business_reports', headers: { authorization: owner.authorization }, payload: { title: 'queued', sections: [{ definition_id: 'mrr' }] } });
     expect(created.statusCode, created.body).toBe(201);
@@ -49,11 +57,16 @@ describe(`details exports through the job queue on ${testEngine}`, () => {
     const { id } = started.json() as { id: string };
     const status = async () => (await app.inject({ method: 'GET', url: `/api/v11/section_exports/${id}`, headers: { authorization: owner.authorization } })).json() as { status: string; url: string | null };
 
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // The 202 came after the job was written: it waits in pg-boss's table, taken by no one,
+    // and the export is still in progress (it does not run in this process).
+    const job = await queuedJob(id);
+    expect(job).toMatchObject({ state: 'created', data: { exportId: id } });
     expect(await status()).toMatchObject({ status: 'in_progress', url: null });
 
     await registerExportWorkers(queue, db, { error: () => {} });
     await expect.poll(async () => (await status()).status, { timeout: 20_000 }).toBe('done');
+    // It was the worker that made the file: pg-boss has the job completed.
+    await expect.poll(async () => (await queuedJob(id))?.state, { timeout: 20_000 }).toBe('completed');
     const file = await app.inject({ method: 'GET', url: (await status()).url as string });
     expect(file.statusCode).toBe(200);
     expect(file.body).toContain('c1,Queued Customer,100\r\n');

@@ -8,7 +8,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export const TEST_CONFIG = { production: false, jwtSecret: 'test-secret-that-is-long-enough-to-sign-jwts', testRoutes: true } as const;
+export const TEST_CONFIG = { production: false, jwtSecret: 'test-secret-that-is-long-enough-to-sign-jwts', testRoutes: true, devOutbox: true, rateLimitScale: 100 } as const;
 
 /** The real application on a fresh database, to be called with `app.inject`. */
 export async function createTestApp(options: Partial<Omit<AppOptions, 'db'>> = {}): Promise<TestApp> {

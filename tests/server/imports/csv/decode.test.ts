@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CsvEncodingError, SNIFF_BYTES, decodeText, detectEncoding } from '../../../../server/imports/csv/decode';
+import { CsvBinaryError, CsvEncodingError, SNIFF_BYTES, decodeText, detectEncoding } from '../../../../server/imports/csv/decode';
 import { chunked, collect, concatBytes, utf16, utf8, windows1250, windows1252 } from './sources';
 
 const POLISH = 'Zażółć gęślą jaźń';
@@ -151,5 +151,52 @@ describe('decodeText', () => {
     const bytes = concatBytes(utf8(`${'a'.repeat(SNIFF_BYTES)}\n`), windows1250(`${POLISH}\n`));
     await expect(decodeAll(chunked(bytes, 4096))).rejects.toThrow(CsvEncodingError);
     await expect(decodeAll(chunked(bytes, 4096))).rejects.toThrow('Save it as "CSV UTF-8"');
+  });
+
+  describe('binary files', () => {
+    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+    const refusal = async (bytes: Uint8Array, ...sizes: number[]) => {
+      try {
+        await decodeAll(chunked(bytes, ...sizes));
+      } catch (error) {
+        return error;
+      }
+      throw new Error('expected the file to be refused');
+    };
+
+    it.each([
+      ['a PNG image', concatBytes(png, new Uint8Array(5000).fill(7))],
+      ['a ZIP archive (an Excel .xlsx workbook is one)', concatBytes([0x50, 0x4b, 0x03, 0x04], utf8('[Content_Types].xml'))],
+      ['a PDF document', utf8('%PDF-1.7\n1 0 obj\n')],
+      ['an Excel 97-2003 workbook or another Office document', Uint8Array.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0x41])],
+      ['a JPEG image', Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0x41])],
+      ['a gzip archive', Uint8Array.from([0x1f, 0x8b, 0x08, 0x00])],
+    ])('refuses %s by its magic number', async (what, bytes) => {
+      const error = await refusal(bytes, 3);
+      expect(error).toBeInstanceOf(CsvBinaryError);
+      expect((error as Error).message).toBe(`The file is not CSV text: it looks like ${what}. Save the data as CSV (comma-separated values) and upload that file.`);
+    });
+
+    it('refuses NUL bytes in a file that is not UTF-16, in its head or after it', async () => {
+      expect(((await refusal(utf8('id,name\n1,a\u0000b\n'))) as Error).message).toMatch(/it looks like binary data \(it has NUL bytes\)/);
+      const late = concatBytes(utf8(`${'1,a\n'.repeat(SNIFF_BYTES / 4 + 10)}`), [0x32, 0x2c, 0x00, 0x0a]);
+      expect(await refusal(late, 4096)).toBeInstanceOf(CsvBinaryError);
+    });
+
+    it('refuses random bytes (many control characters), though they are not valid UTF-8', async () => {
+      let seed = 12345;
+      const random = Uint8Array.from({ length: 4096 }, () => {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        return (seed >> 8) & 0xff || 1;
+      });
+      const error = await refusal(random);
+      expect(error).toBeInstanceOf(CsvBinaryError);
+      expect((error as Error).message).toMatch(/control characters/);
+    });
+
+    it('still reads text with a stray control character (an old DOS end-of-file mark) and UTF-16 files', async () => {
+      expect(await decodeAll(chunked(utf8('id,name\n1,a\n\u001a')))).toBe('id,name\n1,a\n\u001a');
+      expect(await decodeAll(chunked(utf16('id;name\n1;Łódź\n', 'le', false)))).toBe('id;name\n1;Łódź\n');
+    });
   });
 });

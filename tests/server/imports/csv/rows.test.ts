@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SNIFF_BYTES } from '../../../../server/imports/csv/decode';
-import { CsvFormatError, CsvRowTooLargeError, csvRows, detectDelimiter, type CsvFormat, type CsvRow } from '../../../../server/imports/csv/rows';
+import { CsvFormatError, CsvRowTooLargeError, csvRows, detectDelimiter, detectNewline, type CsvFormat, type CsvRow } from '../../../../server/imports/csv/rows';
 import { chunked, collect, concatBytes, utf16, utf8, windows1250 } from './sources';
 
 /** The rows of `text` (UTF-8) read in chunks of `sizes` bytes. */
@@ -235,5 +235,35 @@ describe('csvRows', () => {
     expect(error).toBeInstanceOf(CsvFormatError);
     expect((error as CsvFormatError).rowNumber).toBe(2);
     expect((error as Error).message).toMatch(/^Row 2: a quoted field has text after its closing quote/);
+  });
+
+  describe('line breaks', () => {
+    it('tells bare CR (classic Mac OS) from LF and CRLF by the first break outside quotes', () => {
+      expect(detectNewline('a,b\r1,2\r')).toBe('\r');
+      expect(detectNewline('a,b\r\n1,2\r\n')).toBe('\n');
+      expect(detectNewline('a,b\n1,2\n')).toBe('\n');
+      expect(detectNewline('"x\ny",b\r1,2\r')).toBe('\r');
+      // A CR ending the sample may be half of a CRLF: it decides nothing.
+      expect(detectNewline('a,b\r')).toBe('\n');
+      expect(detectNewline('a,b')).toBe('\n');
+    });
+
+    it('reads a file whose lines end with a bare CR as rows, numbered as the file shows them', async () => {
+      const text = 'cus,start,end,amount\rc1,2025-01-01,2025-02-01,10\r\rc2,"a\rb",2025-02-01,10\r';
+      for (const sizes of [[], [1], [3, 7]]) {
+        const rows = await rowsOf(text, ...sizes);
+        expect(rows.map((row) => [row.number, row.cells])).toEqual([
+          [1, ['cus', 'start', 'end', 'amount']],
+          [2, ['c1', '2025-01-01', '2025-02-01', '10']],
+          [4, ['c2', 'a\rb', '2025-02-01', '10']],
+        ]);
+      }
+    });
+
+    it('detects the delimiter of a CR file from its first records', async () => {
+      const formats: CsvFormat[] = [];
+      await collect(csvRows(chunked(utf8('id;amount\r1;1,50\r2;2,75\r')), { onFormat: (format) => formats.push(format) }));
+      expect(formats).toEqual([{ encoding: 'utf-8', delimiter: ';' }]);
+    });
   });
 });

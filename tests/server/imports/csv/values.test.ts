@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDate, parseInteger, parseMoney, slashOrderEvidence } from '../../../../server/imports/csv/values';
+import { decimalMarkEvidence, parseDate, parseInteger, parseMoney, slashOrderEvidence } from '../../../../server/imports/csv/values';
 
 const minor = (text: string, digits = 2): number | string => {
   const result = parseMoney(text, digits);
@@ -50,15 +50,48 @@ describe('parseMoney', () => {
   });
 
   it.each([
-    ['1,234', 123400],
-    ['1.234', 123400],
-    ['12.345', 1234500],
+    ['10.001', 'is ambiguous: write 10001 or 10.00'],
+    ['10,001', 'is ambiguous: write 10001 or 10,00'],
+    ['1,234', 'is ambiguous: write 1234 or 1,23'],
+    ['1.234', 'is ambiguous: write 1234 or 1.23'],
+    ['123.456', 'is ambiguous: write 123456 or 123.45'],
+    ['$10.001', 'is ambiguous: write 10001 or 10.00'],
+    ['-10,001 zł', 'is ambiguous: write 10001 or 10,00'],
+  ])('refuses one separator before exactly three digits as ambiguous (thousands or decimals), saying how to write it: %s', (text, expected) => {
+    expect(minor(text)).toBe(expected);
+  });
+
+  it('writes the ambiguous amount with the currency decimals in its advice (never ambiguous again)', () => {
+    expect(minor('10.001', 0)).toBe('is ambiguous: write 10001 or 10');
+    expect(minor('10.001', 3)).toBe('is ambiguous: write 10001 or 10.0010');
+  });
+
+  it.each([
+    ['1,234.56', 123456],
+    ['1.234,56', 123456],
+    ['10.5', 1050],
+    ['1200.20', 120020],
+    ['1 200,20', 120020],
     ['1.5', 150],
+    ['1,234,567', 123456700],
+    ['1.234.567', 123456700],
     ['1234.567', 'has more than 2 decimals'],
     ['1 234,567', 'has more than 2 decimals'],
     ['0.500', 50],
-  ])('reads one separator before exactly three digits as thousands, unless the number says otherwise: %s', (text, expected) => {
+    ['0,125', 'has more than 2 decimals'],
+  ])('keeps reading what is not ambiguous: %s', (text, expected) => {
     expect(minor(text)).toBe(expected);
+  });
+
+  it('reads an ambiguous amount by the decimal separator the file proves', () => {
+    expect(parseMoney('10.001', 2, ',')).toEqual({ ok: true, minor: 1000100 });
+    expect(parseMoney('10,001', 2, '.')).toEqual({ ok: true, minor: 1000100 });
+    expect(parseMoney('10.001', 2, '.')).toEqual({ ok: false, reason: 'has more than 2 decimals' });
+    expect(parseMoney('10.001', 3, '.')).toEqual({ ok: true, minor: 10001 });
+    expect(parseMoney('10,001', 2, ',')).toEqual({ ok: false, reason: 'has more than 2 decimals' });
+    // What is not ambiguous reads the same whatever the file says.
+    expect(parseMoney('1,234.56', 2, ',')).toEqual({ ok: true, minor: 123456 });
+    expect(parseMoney('10.5', 2, ',')).toEqual({ ok: true, minor: 1050 });
   });
 
   it.each([
@@ -119,7 +152,7 @@ describe('parseMoney', () => {
   );
 
   it('refuses more decimals than the currency has, saying how many it has', () => {
-    expect(minor('12.345')).toBe(1234500);
+    expect(minor('1234.345')).toBe('has more than 2 decimals');
     expect(minor('12.3456')).toBe('has more than 2 decimals');
     expect(minor('12,05', 1)).toBe('has more than 1 decimal');
     expect(minor('12.5', 0)).toBe('has decimals, but the currency has none');
@@ -133,6 +166,29 @@ describe('parseMoney', () => {
   it('throws for impossible minor digits (a programming error, not a cell error)', () => {
     expect(() => parseMoney('1', -1)).toThrow(RangeError);
     expect(() => parseMoney('1', 1.5)).toThrow(RangeError);
+  });
+});
+
+describe('decimalMarkEvidence', () => {
+  it.each([
+    ['1,234.56', '.'],
+    ['1.234,56', ','],
+    ['10.5', '.'],
+    ['10,5', ','],
+    ['1200.20', '.'],
+    ['1 200,20', ','],
+    ['0.500', '.'],
+    ['1234.567', '.'],
+    ['1.234.567', ','],
+    ['1,234,567', '.'],
+    ['$1,234.50', '.'],
+    ['12,50 zł', ','],
+  ])('proves the decimal separator of a well-formed number: %s', (text, expected) => {
+    expect(decimalMarkEvidence(text)).toBe(expected);
+  });
+
+  it.each(['10.001', '1,234', '1234', '1 234', 'abc', '01.02.2025', '1.2.3', '', '2025-01-01'])('proves nothing from an ambiguous amount or what is not one: %j', (text) => {
+    expect(decimalMarkEvidence(text)).toBeNull();
   });
 });
 

@@ -1,7 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useEffect, type ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { AuthUser } from '../../../../models/auth';
+import { useApi } from '../../../../src/api/ApiContext';
 import { ReportComments } from '../../../../src/reports/comments/ReportComments';
 import type { ReportComment } from '../../../../src/reports/comments/commentsApi';
 import { defaultFakeApi, fullAccessUser, renderWithProviders, sharedReportOnlyUser } from '../../renderApp';
@@ -30,8 +32,29 @@ function commentsApi(initial: ReportComment[], user: AuthUser = fullAccessUser):
   return api;
 }
 
-function renderComments(api: FakeApi, { user = fullAccessUser, accountId = fullAccessUser.account_id, demo = false }: { user?: AuthUser | null; accountId?: string; demo?: boolean } = {}) {
-  return renderWithProviders(<ReportComments reportId={REPORT_ID} accountId={accountId} demo={demo} />, { user, api });
+function renderComments(
+  api: FakeApi,
+  { user = fullAccessUser, accountId = fullAccessUser.account_id, demo = false }: { user?: AuthUser | null; accountId?: string; demo?: boolean } = {},
+  after: ReactNode = null,
+) {
+  return renderWithProviders(
+    <>
+      <ReportComments reportId={REPORT_ID} accountId={accountId} demo={demo} />
+      {after}
+    </>,
+    { user, api },
+  );
+}
+
+const PROBE = 'GET /users';
+
+/** Rendered after the comments: makes one API call (through the same client) from its effect. */
+function AfterCommentsProbe() {
+  const client = useApi();
+  useEffect(() => {
+    void client.GET('/users');
+  }, [client]);
+  return null;
 }
 
 
@@ -116,8 +139,10 @@ describe('the report’s comments', () => {
   it('shows nothing, and asks nothing, in the demo, to a visitor, or to a user of another account', async () => {
     for (const options of [{ demo: true }, { user: null }, { accountId: 'acc_other' }]) {
       const api = commentsApi([older]);
-      const view = renderComments(api, options);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      const view = renderComments(api, options, <AfterCommentsProbe />);
+      // The probe asks once its effect runs, after the comments' own: when its call has arrived,
+      // a call the comments had made would have arrived too.
+      await waitFor(() => expect(api.requestsTo(PROBE)).not.toHaveLength(0));
       expect(screen.queryByRole('heading', { name: 'Comments' })).not.toBeInTheDocument();
       expect(screen.queryByRole('textbox', { name: 'New comment' })).not.toBeInTheDocument();
       expect(api.requestsTo(LIST)).toEqual([]);
