@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { afterEach, vi } from 'vitest';
+
+// findBy*/waitFor give up after 1 s by default; a lazily loaded page on a loaded 2-core CI
+// machine (server tests run beside the view tests) can take longer than that to appear.
+configure({ asyncUtilTimeout: 10_000 });
 
 // Mantine reads media queries (colour scheme, breakpoints) and observes element sizes.
 Object.defineProperty(window, 'matchMedia', {
