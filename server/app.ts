@@ -87,7 +87,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // A malformed %-escape or an over-long path parameter answers in the API's error shape.
     frameworkErrors: frameworkErrorHandler,
     // Path parameters up to the schemas' own limits (customer ids are up to 200 characters).
-    maxParamLength: 256,
+    routerOptions: { maxParamLength: 256 },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -40,11 +40,27 @@ export async function startQueue(db: Database, options: QueueOptions = {}): Prom
   });
   await boss.start();
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
-  const created = new Set<string>();
-  const ensureQueue = async (name: string) => {
-    if (created.has(name)) return;
-    if (!(await boss.getQueue(name))) await boss.createQueue(name, { name, retryLimit: 3, retryBackoff: true });
-    created.add(name);
+  // One creation per queue name and process, shared by concurrent first sends; another process
+  // creating the same queue at the same moment is not an error.
+  const created = new Map<string, Promise<void>>();
+  const createOnce = async (name: string) => {
+    if (await boss.getQueue(name)) return;
+    try {
+      await boss.createQueue(name, { name, retryLimit: 3, retryBackoff: true });
+    } catch (error) {
+      if (!(await boss.getQueue(name))) throw error;
+    }
+  };
+  const ensureQueue = (name: string): Promise<void> => {
+    let creation = created.get(name);
+    if (!creation) {
+      creation = createOnce(name).catch((error: unknown) => {
+        created.delete(name);
+        throw error;
+      });
+      created.set(name, creation);
+    }
+    return creation;
   };
 
   return {
