@@ -7,6 +7,10 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+  },
+  {
     files: ['src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {
@@ -20,6 +24,18 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-restricted-imports': 'off',
+    },
+  },
+  {
+    // No re-exports: a thing is imported from the file that defines it (no barrels, no aliases
+    // that hide where a rule lives). Import direction and cycles: .dependency-cruiser.cjs.
+    files: ['src/**/*.{ts,tsx}', 'machines/**/*.ts', 'models/**/*.ts', 'server/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportAllDeclaration', message: 'No re-exports: import from the file that defines it.' },
+        { selector: 'ExportNamedDeclaration[source]', message: 'No re-exports: import from the file that defines it.' },
+      ],
     },
   },
   {

@@ -11,6 +11,7 @@ export default defineConfig({
     projects: [
       { test: { name: 'models', include: ['tests/models/**/*.test.ts'], environment: 'node' } },
       { test: { name: 'machines', include: ['tests/machines/**/*.test.ts'], environment: 'node' } },
+      { test: { name: 'architecture', include: ['tests/architecture/**/*.test.ts'], environment: 'node' } },
       {
         test: {
           name: 'server',

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * `npm test`: type-check, lint, every vitest project, then Playwright e2e, stopping at the
+ * `npm test`: type-check, lint, the architecture check (dependency-cruiser), every vitest project, then Playwright e2e, stopping at the
  * first failing step. Ends with one line of totals ('N passed, N failed').
- * `SKIP_E2E=true` leaves e2e out and `SKIP_STATIC=true` the type-check and lint (CI's second,
+ * `SKIP_E2E=true` leaves e2e out and `SKIP_STATIC=true` the type-check, lint and architecture check (CI's second,
  * PostgreSQL pass); arguments go to vitest (`npm test -- --project server`).
  */
 const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -32,6 +32,7 @@ if (process.env.SKIP_STATIC !== 'true') {
   steps.push(
     { name: 'type-check', command: process.execPath, args: ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'] },
     { name: 'lint', command: bin('eslint'), args: ['--max-warnings', '0', '.'] },
+    { name: 'architecture', command: bin('depcruise'), args: ['src', 'machines', 'models', 'server', 'tests', 'scripts', 'bench', 'e2e', '--config', '.dependency-cruiser.cjs'] },
   );
 }
 steps.push(
@@ -72,7 +73,7 @@ for (const step of steps) {
   if (step.name === 'e2e') countPlaywright();
   if (result.status !== 0) {
     console.error(`✖ ${step.name} failed (exit ${String(result.status ?? result.signal)}) after ${seconds} s`);
-    if (step.name === 'type-check' || step.name === 'lint') failed += 1;
+    if (step.name === 'type-check' || step.name === 'lint' || step.name === 'architecture') failed += 1;
     exitCode = result.status ?? 1;
     break;
   }

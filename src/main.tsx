@@ -11,7 +11,7 @@ const container = document.getElementById('root');
 if (!container) throw new Error('The #root element is missing from index.html');
 
 // A report's data travels while the app starts (src/reports/reportPrefetch.ts).
-prefetchReportOf(window.location.pathname, api);
+prefetchReportOf(window.location.pathname, api, () => import('./pages/ReportPage'));
 
 createRoot(container).render(
   <StrictMode>

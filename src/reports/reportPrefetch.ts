@@ -16,15 +16,19 @@ function readReport(client: ApiClient, secret: string) {
 
 let early: { secret: string; answer: ReportAnswer } | null = null;
 
-/** Starts reading the report `pathname` opens, if it opens one (and its page's code). */
-export function prefetchReportOf(pathname: string, client: ApiClient): void {
+/**
+ * Starts reading the report `pathname` opens, if it opens one, and `loadPageCode` (the report
+ * page's chunk, handed in by the entry point so this module does not import the page that
+ * imports it).
+ */
+export function prefetchReportOf(pathname: string, client: ApiClient, loadPageCode: () => Promise<unknown>): void {
   const secret = REPORT_PATH.exec(pathname)?.[1];
   if (!secret) return;
   const answer = readReport(client, secret);
   // Whoever takes it handles a failure; unclaimed, it must not be an unhandled rejection.
   answer.catch(() => undefined);
   early = { secret, answer };
-  import('../pages/ReportPage').catch(() => undefined);
+  loadPageCode().catch(() => undefined);
 }
 
 /** The answer started for `secret`, once; null when none was (then read it as usual). */

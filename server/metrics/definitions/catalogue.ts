@@ -1,5 +1,6 @@
 import type { Resolution } from '../periods';
-import type { DataCategory, DataType, KeyNumberKind, SegmenterType, UnderlyingData } from './types';
+import type { DataCategory } from '../../db/schema';
+import type { DataType, KeyNumberKind, SegmenterType, UnderlyingData } from './types';
 
 /**
  * The section catalogue (METRICS.md section 7): every chart a report can hold, what it

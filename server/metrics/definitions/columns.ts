@@ -1,6 +1,7 @@
 import { isoFromDay } from '../days';
 import type { Timeline } from '../periods';
-import type { DataCategory, DataPoint, SeriesResult } from './types';
+import type { DataCategory } from '../../db/schema';
+import type { DataPoint, SeriesResult } from './types';
 
 /**
  * A series before its data category is applied: functions of the timeline position giving

@@ -5,7 +5,8 @@ import type { ReportSettingsInput } from '../settings';
 import type { AccountSnapshot } from '../snapshot';
 import { findDefinition, type DefinitionId, type SectionDefinition } from './catalogue';
 import { resolveSegmenter, type ResolvedSegmenter } from './segmenters';
-import { SectionRequestError, type DataCategory, type DataType, type PeriodResult, type SectionRequest } from './types';
+import type { DataCategory } from '../../db/schema';
+import { SectionRequestError, type DataType, type PeriodResult, type SectionRequest } from './types';
 
 /**
  * A section request checked against the catalogue and the account, with everything the

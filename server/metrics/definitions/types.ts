@@ -14,7 +14,6 @@ import type { ReportSettingsInput } from '../settings';
  * quantities are item quantities. Each result says which in `unit`.
  */
 
-export type { DataCategory } from '../../db/schema';
 export type DataType = SectionDataType;
 export type KeyNumberKind = 'currency' | 'percent' | 'other';
 export type UnderlyingData = 'subscriptions' | 'costs' | 'deals';

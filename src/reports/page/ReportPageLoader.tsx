@@ -5,7 +5,7 @@ import type { LiveChannels } from '../../cable/liveChannels';
 import { useLiveChannels } from '../../cable/LiveChannelsContext';
 import { FailureAlert } from '../../components/FailureAlert';
 import { PageHeader } from '../../components/PageHeader';
-import { preloadApexChart } from '../charts';
+import { preloadApexChart } from '../charts/LazyApexChart';
 import { createReportServices, type ReportServices, type ReportView } from './reportApi';
 import { withDemoEdits } from './demoEdits';
 import { ReportBody } from './ReportView';

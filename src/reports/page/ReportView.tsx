@@ -18,7 +18,7 @@ import { KeyNumbersProvider } from '../keyNumbers/KeyNumbersContext';
 import { KeyNumbersStrip } from '../keyNumbers/KeyNumbersStrip';
 import { saveDemoEdit } from './demoEdits';
 import { SectionCard } from './SectionCard';
-import { ReportDetails } from '../details';
+import { ReportDetails } from '../details/ReportDetails';
 import { AddChartDialog } from './sections/AddChartDialog';
 import { useSectionEditing } from './sections/useSectionEditing';
 import type { ReportServices, ReportSettings, ReportUpdate, ReportView as Report } from './reportApi';

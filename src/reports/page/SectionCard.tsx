@@ -1,8 +1,10 @@
 import { Card, Group, Loader, Select, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import { CHART_HEIGHT_PX } from '../../../models/constants';
-import { SectionChart, SectionErrorBoundary, segmentToShow } from '../charts';
-import { useSectionPointClick } from '../details';
+import { SectionChart } from '../charts/SectionChart';
+import { SectionErrorBoundary } from '../../components/ErrorBoundary';
+import { segmentToShow } from '../charts/sectionModel';
+import { useSectionPointClick } from '../details/SectionDetailsProvider';
 import type { ReportSection } from './reportApi';
 import { EditableText } from './EditableText';
 import { SectionEditor, type SectionActions } from './sections/SectionEditor';

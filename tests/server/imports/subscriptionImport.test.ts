@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { fileTooLarge, IMPORT_NOT_FOUND, MAPPING_INCOMPLETE, ONLY_CSV } from '../../../server/routes/csvImports';
+import { fileTooLarge, ONLY_CSV } from '../../../server/imports/messages';
+import { IMPORT_NOT_FOUND, MAPPING_INCOMPLETE } from '../../../server/routes/csvImports';
 import { createAuthTestApp, signUp, type AuthTestApp, type SignedUp } from '../auth/support';
 import { testEngine } from '../helpers/database';
 

@@ -8,7 +8,8 @@ import {
   sectionDefinitionsFor,
   type AccountCatalogueInput,
 } from '../../../server/metrics/definitions/segmenters';
-import { SectionRequestError, type DataCategory, type SectionRequest, type SectionResult } from '../../../server/metrics/definitions/types';
+import type { DataCategory } from '../../../server/db/schema';
+import { SectionRequestError, type SectionRequest, type SectionResult } from '../../../server/metrics/definitions/types';
 import { buildSnapshot, type AccountSnapshot } from '../../../server/metrics/snapshot';
 import { accountRow, business, type PaymentSpec } from './support';
 

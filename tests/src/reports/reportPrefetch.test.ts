@@ -2,8 +2,6 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ApiClient } from '../../../src/api/client';
 import { prefetchReportOf, takePrefetchedReport } from '../../../src/reports/reportPrefetch';
 
-vi.mock('../../../src/pages/ReportPage', () => ({}));
-
 const SECRET = 'S'.repeat(32);
 
 function fakeClient() {
@@ -14,7 +12,9 @@ function fakeClient() {
 describe('reading the report as the app starts', () => {
   it('asks for the report a /reports/{secret} page opens, and hands the answer over once', async () => {
     const { client, GET } = fakeClient();
-    prefetchReportOf(`/reports/${SECRET}`, client);
+    const loadPageCode = vi.fn(async () => ({}));
+    prefetchReportOf(`/reports/${SECRET}`, client, loadPageCode);
+    expect(loadPageCode).toHaveBeenCalledTimes(1);
     expect(GET).toHaveBeenCalledWith('/business_reports/by_secret', { params: { query: { secret: SECRET } } });
     expect(takePrefetchedReport('T'.repeat(32))).toBeNull();
     const answer = takePrefetchedReport(SECRET);
@@ -26,8 +26,10 @@ describe('reading the report as the app starts', () => {
 
   it('asks for nothing on other pages', () => {
     const { client, GET } = fakeClient();
-    for (const path of ['/', '/reports/library', `/reports/${SECRET}/new-section`, `/reports/shared/${SECRET}`, '/settings']) prefetchReportOf(path, client);
+    const loadPageCode = vi.fn(async () => ({}));
+    for (const path of ['/', '/reports/library', `/reports/${SECRET}/new-section`, `/reports/shared/${SECRET}`, '/settings']) prefetchReportOf(path, client, loadPageCode);
     expect(GET).not.toHaveBeenCalled();
+    expect(loadPageCode).not.toHaveBeenCalled();
     expect(takePrefetchedReport(SECRET)).toBeNull();
   });
 });

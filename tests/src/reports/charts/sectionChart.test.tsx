@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApexChartProps } from '../../../../src/reports/charts/chartOptions';
 import { SectionChart } from '../../../../src/reports/charts/SectionChart';
-import { SectionErrorBoundary } from '../../../../src/reports/charts/SectionErrorBoundary';
+import { SectionErrorBoundary } from '../../../../src/components/ErrorBoundary';
 import type { ReportSection } from '../../../../src/reports/charts/sectionModel';
 import { theme } from '../../../../src/theme';
 import { months, mrrSection, segment, series } from './sectionFixtures';
