@@ -5,7 +5,8 @@ import { describePath, generatePaths } from '../tests/machines/support/modelPath
 /**
  * `npm run test:paths` prints every machine's generated test paths, one readable line a path
  * (events taken ⇒ state reached); `-- --json FILE` also writes them as JSON; `-- NAME` limits
- * the output to one machine.
+ * the output to one machine. A machine built from a config (the mapping wizard) is listed once
+ * per configuration, by the config's id (`paymentsImport`, `segmentsImport`).
  */
 const args = process.argv.slice(2);
 const jsonIndex = args.indexOf('--json');

@@ -2,7 +2,8 @@ import { assign, setup } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
 import { csvImportActors, servicesNotProvided, toCsvImportFailure } from './csvImportActors';
 import { CSV_IMPORT_FAILURE_TOAST, CSV_IMPORT_STARTED_NOTICE, csvImportCompletedNotice } from './messages';
-import { isCsvFileName, isPollLimitReached, pollIntervalMs } from './pollSchedule';
+import { isCsvFileName, pollIntervalMs } from '../../models/imports';
+import { isPollLimitReached } from './pollSchedule';
 import type { CsvImportContext, CsvImportEvent, CsvImportNotice, CsvImportResult, CsvImportStatus } from './types';
 
 export function initialCsvImportContext(): CsvImportContext {

@@ -5,7 +5,7 @@ import {
   CSV_IMPORT_VALIDATION_FAILURE_TITLE,
   CSV_ONLY_MESSAGE,
 } from './messages';
-import { isCsvFileName } from './pollSchedule';
+import { isCsvFileName } from '../../models/imports';
 import type { CsvImportResult, CsvImportRowFailure } from './types';
 
 /**

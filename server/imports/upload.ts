@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { sql, type Kysely } from 'kysely';
 import type { Readable } from 'node:stream';
-import { CSV_FILE_EXTENSION, CSV_IMPORT_MAX_PENDING_BYTES_PER_ACCOUNT } from '../../models/constants';
+import { CSV_IMPORT_MAX_PENDING_BYTES_PER_ACCOUNT } from '../../models/constants';
+import { isCsvFileName } from '../../models/imports';
 import { newId } from '../auth/secrets';
 import type { Database } from '../db/database';
 import type { DB, ImportKind } from '../db/schema';
@@ -25,8 +26,6 @@ import {
 import { whileImportLocked } from './plugin';
 import { stageCsv, storeCsvFile, type FileFacts, type StagedFile } from './staging';
 import { markFailed } from './subscriptionImport';
-
-export { EMPTY_FILE, fileTooLarge, NO_DATA_ROWS, NO_FILE, ONLY_CSV } from './messages';
 
 /** Statuses whose import still holds its file (import_files) or staged rows (import_rows). */
 export const PENDING_STATUSES = ['uploaded', 'preview', 'in_progress', 'finalizing'] as const;
@@ -93,7 +92,7 @@ export async function receiveCsvUpload(
         reading = file.file;
         const at = `/body/${file.fieldname}`;
         if (file.filename.includes('\u0000')) throw ApiError.of(400, NUL_IN_FILE_NAME, at, 'nul_character');
-        if (!file.filename.toLowerCase().endsWith(CSV_FILE_EXTENSION)) throw ApiError.of(422, ONLY_CSV, at);
+        if (!isCsvFileName(file.filename)) throw ApiError.of(422, ONLY_CSV, at);
         await db
           .insertInto('imports')
           .values({ account_id: accountId, id: importId, kind, status: 'uploaded', file_name: file.filename.slice(0, 255), created_by_user_id: userId })

@@ -1,76 +1,56 @@
-import { Paper, Stepper } from '@mantine/core';
-import { useActorRef, useSelector } from '@xstate/react';
-import { IconX } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import type { ActorOptions, AnyActorLogic } from 'xstate';
-import { importWizardActors } from '../../machines/importWizard/importWizardActors';
-import type { ImportWizardServices } from '../../machines/importWizard/importWizardActors';
-import { importWizardMachine } from '../../machines/importWizard/importWizardMachine';
-import { selectIsSubmittingMapping, selectIsUploading, selectOutcome, selectStep } from '../../machines/importWizard/selectors';
-import type { ImportWizardStep } from '../../machines/importWizard/selectors';
-import type { ImportWizardContext, ImportWizardInput } from '../../machines/importWizard/types';
+import { mappingWizardActors } from '../../machines/mappingWizard/mappingWizardActors';
+import type { MappingWizardServices } from '../../machines/mappingWizard/mappingWizardActors';
+import { paymentsImport, paymentsImportMachine } from '../../machines/mappingWizard/paymentsImport';
+import type { MappingWizardInput } from '../../machines/mappingWizard/types';
 import { useApi } from '../api/ApiContext';
-import { useInspection } from '../inspector/useInspection';
-import { createImportWizardServices } from './importWizardApi';
-import { ImportWizardMappingStep } from './ImportWizardMappingStep';
-import { ImportWizardProgressStep } from './ImportWizardProgressStep';
-import { ImportWizardResult } from './ImportWizardResult';
-import { ImportWizardUploadStep } from './ImportWizardUploadStep';
+import { createPaymentsImportServices } from './paymentsImportApi';
+import { MappingWizard } from './wizard/MappingWizard';
+import type { MappingWizardTexts } from './wizard/wizardTexts';
 
-/** The Stepper's active index of each step (3: every step done, the result shows). */
-const ACTIVE_INDEX: Record<ImportWizardStep, number> = { upload: 0, map: 1, import: 2, done: 3 };
+const records = (count: number) => (count === 1 ? '1 record' : `${count} records`);
+
+/** The payments import's words around the shared steps. */
+export const PAYMENTS_IMPORT_TEXTS: MappingWizardTexts = {
+  mapStepDescription: 'Match columns to fields',
+  importStepDescription: 'Check and save the rows',
+  uploadIntro:
+    'Upload a CSV file of your payments, one payment per row. Each row needs a customer ID, an invoice number, a start date, a number of months and a monthly amount; you match the columns to these fields in the next step.',
+  mappingHint: 'Pick the field each column holds.',
+  columnPickerWord: 'Field',
+  requiredListTitle: 'Required fields',
+  requiredListId: 'import-required-fields',
+  skipHeadersDescription: 'The first row holds column names, not a payment',
+  mappingFailureTitle: 'The payments cannot be imported yet',
+  importingTitle: 'Importing your payments…',
+  importingDescription: 'Every row is checked, then the valid ones are saved in one go. This page shows the result when it is done.',
+  importedCount: records,
+  resultLink: { href: '/payments', label: 'Go to payments' },
+};
 
 interface ImportWizardProps {
   /** The calls the machine makes; by default the API client's. */
-  services?: ImportWizardServices;
+  services?: MappingWizardServices;
   /** The clock of the status polling (tests pass a SimulatedClock). */
   clock?: ActorOptions<AnyActorLogic>['clock'];
-  input?: ImportWizardInput;
+  input?: MappingWizardInput;
 }
 
-/**
- * The subscription CSV import (the import wizard machine): Upload → Map columns → Import, then
- * the result. The steps render from the machine's selectors and send it events; the actor is
- * registered with the state inspector with its import id.
- */
-export function ImportWizard({ services, clock, input = {} }: ImportWizardProps) {
+/** The payments CSV import of /import-subscriptions: the mapping wizard with the payments config and API. */
+export function ImportWizard({ services, clock, input }: ImportWizardProps) {
   const client = useApi();
   const logic = useMemo(
-    () => importWizardMachine.provide({ actors: importWizardActors(services ?? createImportWizardServices(client)) }),
+    () => paymentsImportMachine.provide({ actors: mappingWizardActors(services ?? createPaymentsImportServices(client)) }),
     [services, client],
   );
-  const inspect = useInspection('importWizard', { importIdOf: (context) => (context as ImportWizardContext).importId });
-  const actor = useActorRef(logic, { inspect, input, ...(clock ? { clock } : {}) });
-
-  const step = useSelector(actor, selectStep);
-  const uploading = useSelector(actor, selectIsUploading);
-  const submitting = useSelector(actor, selectIsSubmittingMapping);
-  const outcome = useSelector(actor, selectOutcome);
-  const failed = outcome === 'failed';
-
   return (
-    <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
-      <Stepper active={ACTIVE_INDEX[step]} allowNextStepsSelect={false} size="sm" aria-label="Import steps">
-        <Stepper.Step label="Upload" description="Your .csv file" loading={uploading} allowStepSelect={false}>
-          <ImportWizardUploadStep actor={actor} />
-        </Stepper.Step>
-        <Stepper.Step label="Map columns" description="Match columns to fields" loading={submitting} allowStepSelect={false}>
-          <ImportWizardMappingStep actor={actor} />
-        </Stepper.Step>
-        <Stepper.Step
-          label="Import"
-          description="Check and save the rows"
-          loading={step === 'import'}
-          allowStepSelect={false}
-          color={failed ? 'red' : undefined}
-          completedIcon={failed ? <IconX size={18} /> : undefined}
-        >
-          <ImportWizardProgressStep actor={actor} />
-        </Stepper.Step>
-        <Stepper.Completed>
-          <ImportWizardResult actor={actor} />
-        </Stepper.Completed>
-      </Stepper>
-    </Paper>
+    <MappingWizard
+      config={paymentsImport}
+      logic={logic}
+      texts={PAYMENTS_IMPORT_TEXTS}
+      {...(input ? { input } : {})}
+      {...(clock ? { clock } : {})}
+    />
   );
 }

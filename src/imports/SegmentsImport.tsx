@@ -1,35 +1,40 @@
-import { Paper, Stepper } from '@mantine/core';
-import { useActorRef, useSelector } from '@xstate/react';
-import { IconX } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import type { ActorOptions, AnyActorLogic } from 'xstate';
-import { segmentsImportActors } from '../../machines/segmentsImport/segmentsImportActors';
-import type { SegmentsImportServices } from '../../machines/segmentsImport/segmentsImportActors';
-import { segmentsImportMachine } from '../../machines/segmentsImport/segmentsImportMachine';
-import { selectIsSubmittingMapping, selectIsUploading, selectOutcome, selectStep } from '../../machines/segmentsImport/selectors';
-import type { SegmentsImportStep } from '../../machines/segmentsImport/selectors';
-import type { SegmentsImportContext } from '../../machines/segmentsImport/types';
+import { mappingWizardActors } from '../../machines/mappingWizard/mappingWizardActors';
+import type { MappingWizardServices } from '../../machines/mappingWizard/mappingWizardActors';
+import { segmentsImport, segmentsImportMachine } from '../../machines/mappingWizard/segmentsImport';
 import { useApi } from '../api/ApiContext';
 import type { LiveChannels } from '../cable/liveChannels';
 import { useLiveChannels } from '../cable/LiveChannelsContext';
-import { useInspection } from '../inspector/useInspection';
 import { createSegmentsImportServices } from './segmentsImportApi';
-import { SegmentsImportMappingStep } from './SegmentsImportMappingStep';
-import { SegmentsImportProgressStep } from './SegmentsImportProgressStep';
-import { SegmentsImportResult } from './SegmentsImportResult';
-import { SegmentsImportUploadStep } from './SegmentsImportUploadStep';
+import { MappingWizard } from './wizard/MappingWizard';
+import type { MappingWizardTexts } from './wizard/wizardTexts';
 
-/** The Stepper's active index of each step (3: every step done, the result shows). */
-const ACTIVE_INDEX: Record<SegmentsImportStep, number> = { upload: 0, map: 1, import: 2, done: 3 };
+const values = (count: number) => (count === 1 ? '1 value' : `${count} values`);
 
-/** Where the machine keeps its server import id, for the state inspector. */
-const importIdOf = (context: unknown) => (context as SegmentsImportContext).importId;
+/** The attribute values import's words around the shared steps. */
+export const SEGMENTS_IMPORT_TEXTS: MappingWizardTexts = {
+  mapStepDescription: 'Customer ID and value',
+  importStepDescription: 'Save the values',
+  uploadIntro:
+    "Upload a CSV file with one customer per row: the customer's ID and the attribute's value. You match the columns in the next step; other columns are ignored.",
+  mappingHint: 'Pick the column of the customer ID and the column of the value; leave the others not mapped.',
+  columnPickerWord: 'Role',
+  requiredListTitle: 'Columns to map',
+  requiredListId: 'segments-import-roles',
+  skipHeadersDescription: 'The first row holds column names, not a customer',
+  mappingFailureTitle: 'The values cannot be imported yet',
+  importingTitle: 'Importing the attribute values…',
+  importingDescription: "Each row's customer is looked up and its value saved. This page shows the result when it is done.",
+  importedCount: values,
+  resultLink: { href: '/customers', label: 'Go to customers' },
+};
 
 interface SegmentsImportProps {
   /** The custom attribute (customer segment) whose values are imported. */
   segmentId: string;
   /** The calls the machine makes; by default the API client's and the live channel. */
-  services?: SegmentsImportServices;
+  services?: MappingWizardServices;
   /** The live channels the import's progress comes over (SegmentsImportChannel); the app's by default. */
   channels?: LiveChannels;
   /** The clock of the status polling (tests pass a SimulatedClock). */
@@ -39,55 +44,24 @@ interface SegmentsImportProps {
 }
 
 /**
- * The attribute values import (the segments import machine): Upload → Map columns → Import, then
- * the result. While the import runs, its progress comes over SegmentsImportChannel (polling
- * stays as the fallback). The steps render from the machine's selectors and send it events; the actor is
- * registered with the state inspector with its import id. (The inspector's audit-log section
- * reads GET /subscriptions/csv_import/{id}, the payments import's, so it finds no log for an
- * attribute values import; the trace itself is complete.)
+ * The attribute values import of /import-segments: the mapping wizard with the segments config,
+ * its API for `segmentId` and SegmentsImportChannel (polling stays as the fallback). (The
+ * inspector's audit-log section reads GET /segments_importer/{id} for these actors.)
  */
 export function SegmentsImport({ segmentId, services, channels, clock, maxPolls }: SegmentsImportProps) {
   const client = useApi();
   const live = useLiveChannels(channels);
   const logic = useMemo(
-    () => segmentsImportMachine.provide({ actors: segmentsImportActors(services ?? createSegmentsImportServices(client, live)) }),
-    [services, client, live],
+    () => segmentsImportMachine.provide({ actors: mappingWizardActors(services ?? createSegmentsImportServices(client, live, segmentId)) }),
+    [services, client, live, segmentId],
   );
-  const actor = useActorRef(logic, {
-    inspect: useInspection('segmentsImport', { importIdOf }),
-    input: { segmentId, ...(maxPolls === undefined ? {} : { maxPolls }) },
-    ...(clock ? { clock } : {}),
-  });
-
-  const step = useSelector(actor, selectStep);
-  const uploading = useSelector(actor, selectIsUploading);
-  const submitting = useSelector(actor, selectIsSubmittingMapping);
-  const outcome = useSelector(actor, selectOutcome);
-  const failed = outcome === 'failed';
-
   return (
-    <Paper withBorder p={{ base: 'md', sm: 'xl' }}>
-      <Stepper active={ACTIVE_INDEX[step]} allowNextStepsSelect={false} size="sm" aria-label="Import steps">
-        <Stepper.Step label="Upload" description="Your .csv file" loading={uploading} allowStepSelect={false}>
-          <SegmentsImportUploadStep actor={actor} />
-        </Stepper.Step>
-        <Stepper.Step label="Map columns" description="Customer ID and value" loading={submitting} allowStepSelect={false}>
-          <SegmentsImportMappingStep actor={actor} />
-        </Stepper.Step>
-        <Stepper.Step
-          label="Import"
-          description="Save the values"
-          loading={step === 'import'}
-          allowStepSelect={false}
-          color={failed ? 'red' : undefined}
-          completedIcon={failed ? <IconX size={18} /> : undefined}
-        >
-          <SegmentsImportProgressStep actor={actor} />
-        </Stepper.Step>
-        <Stepper.Completed>
-          <SegmentsImportResult actor={actor} />
-        </Stepper.Completed>
-      </Stepper>
-    </Paper>
+    <MappingWizard
+      config={segmentsImport}
+      logic={logic}
+      texts={SEGMENTS_IMPORT_TEXTS}
+      input={maxPolls === undefined ? {} : { maxPolls }}
+      {...(clock ? { clock } : {})}
+    />
   );
 }

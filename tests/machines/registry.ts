@@ -1,10 +1,10 @@
 import { authMachine } from '../../machines/auth/authMachine';
 import { anyAuthTestModel } from './auth/authModel';
 import { csvImportModelEntry } from './csvImport/csvImportModel';
-import { importWizardModelEntry } from './importWizard/importWizardModel';
 import { liveConnectionModelEntry } from './liveConnection/liveConnectionModel';
+import { paymentsImportModelEntry } from './mappingWizard/paymentsImportModel';
+import { segmentsImportModelEntry } from './mappingWizard/segmentsImportModel';
 import { recalculationModelEntry } from './recalculation/recalculationModel';
-import { segmentsImportModelEntry } from './segmentsImport/segmentsImportModel';
 import { sectionExportModelEntry } from './sectionExport/sectionExportModel';
 import type { MachineModelEntry } from './support/modelPaths';
 
@@ -15,7 +15,7 @@ import type { MachineModelEntry } from './support/modelPaths';
 export const machineModels: MachineModelEntry[] = [
   { name: 'auth', machine: authMachine, model: anyAuthTestModel },
   csvImportModelEntry,
-  importWizardModelEntry,
+  paymentsImportModelEntry,
   segmentsImportModelEntry,
   recalculationModelEntry,
   liveConnectionModelEntry,

@@ -9,7 +9,7 @@ import {
   CSV_IMPORT_STARTED_NOTICE,
   csvImportCompletedNotice,
 } from '../../../machines/csvImport/messages';
-import { pollIntervalMs } from '../../../machines/csvImport/pollSchedule';
+import { pollIntervalMs } from '../../../models/imports';
 import type { CsvImportNotice, CsvImportStatus } from '../../../machines/csvImport/types';
 import { CSV_IMPORT_MAX_POLLS } from '../../../models/constants';
 import { coverageGaps, describePath, generatePaths } from '../support/modelPaths';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isCsvFileName, isPollLimitReached, pollIntervalMs } from '../../../machines/csvImport/pollSchedule';
+import { isPollLimitReached } from '../../../machines/csvImport/pollSchedule';
+import { isCsvFileName, pollIntervalMs } from '../../../models/imports';
 import { CSV_IMPORT_MAX_POLLS } from '../../../models/constants';
 
 describe('CSV import polling schedule', () => {

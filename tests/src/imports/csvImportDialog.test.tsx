@@ -8,7 +8,7 @@ import {
   CSV_IMPORT_STARTED_NOTICE,
   CSV_ONLY_MESSAGE,
 } from '../../../machines/csvImport/messages';
-import { pollIntervalMs } from '../../../machines/csvImport/pollSchedule';
+import { pollIntervalMs } from '../../../models/imports';
 import { CSV_IMPORT_MAX_POLLS } from '../../../models/constants';
 import { TOKEN_STORAGE_KEY } from '../../../src/api/tokenStore';
 import { CSV_IMPORT_STORAGE_KEY, csvImportForm } from '../../../src/imports/csvImportApi';

@@ -3,19 +3,23 @@ import userEvent from '@testing-library/user-event';
 import type { UserEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
-import { roleOfColumn, SEGMENTS_COLUMN_ROLE_LABELS } from '../../../machines/segmentsImport/mapping';
+import { roleOfColumn } from '../../../machines/mappingWizard/mapping';
 import {
-  allValuesImportedMessage,
-  CUSTOMER_COLUMN_REQUIRED_MESSAGE,
-  MAPPING_INCOMPLETE_MESSAGE,
   NO_FILE_MESSAGE,
   ONLY_CSV_MESSAGE,
   STATUS_CHECK_FAILURE_MESSAGE,
   STATUS_LIMIT_MESSAGE,
-} from '../../../machines/segmentsImport/messages';
-import { segmentsImportMachine, type SegmentsImportSnapshot } from '../../../machines/segmentsImport/segmentsImportMachine';
+} from '../../../machines/mappingWizard/messages';
+import type { MappingWizardSnapshot } from '../../../machines/mappingWizard/mappingWizardMachine';
+import {
+  allValuesImportedMessage,
+  CUSTOMER_COLUMN_REQUIRED_MESSAGE,
+  SEGMENTS_MAPPING_INCOMPLETE_MESSAGE,
+  segmentsImport,
+  segmentsImportMachine,
+} from '../../../machines/mappingWizard/segmentsImport';
 import { SegmentsImport } from '../../../src/imports/SegmentsImport';
-import { apiDraftAnswer, apiSegmentsImportView } from '../../machines/segmentsImport/segmentsImportApiAnswers';
+import { apiDraftAnswer, apiSegmentsImportView } from '../../machines/mappingWizard/segmentsImportApiAnswers';
 import {
   anySegmentsImportTestModel,
   finalizeRefusal,
@@ -27,8 +31,8 @@ import {
   POLL_DUE_EVENT,
   pollWaitMs,
   uploadRefusal,
-} from '../../machines/segmentsImport/segmentsImportModel';
-import type { SegmentsImportExecutors, SegmentsImportModelEvent } from '../../machines/segmentsImport/segmentsImportModel';
+} from '../../machines/mappingWizard/segmentsImportModel';
+import type { SegmentsImportExecutors, SegmentsImportModelEvent } from '../../machines/mappingWizard/segmentsImportModel';
 import { coverageGaps, coveringPaths, describePath, generatePaths } from '../../machines/support/modelPaths';
 import type { AnyTestPath } from '../../machines/support/modelPaths';
 import { createFakeLiveChannels } from '../cable/fakeLiveChannels';
@@ -83,7 +87,7 @@ interface Walk {
   clock: SimulatedClock;
   container: HTMLElement;
   /** The state the model expected after the previous step. */
-  previous: SegmentsImportSnapshot | undefined;
+  previous: MappingWizardSnapshot | undefined;
 }
 
 function fileInput(walk: Walk): HTMLInputElement {
@@ -110,32 +114,32 @@ function viewExecutors(walk: Walk): SegmentsImportExecutors {
   };
 
   return {
-    'segmentsImport.fileChosen': async (event) => {
-      if (event.type !== 'segmentsImport.fileChosen' || !event.file) throw new Error('a file to choose');
+    'mappingWizard.fileChosen': async (event) => {
+      if (event.type !== 'mappingWizard.fileChosen' || !event.file) throw new Error('a file to choose');
       await user.upload(fileInput(walk), event.file);
     },
-    'segmentsImport.upload': async () => {
+    'mappingWizard.upload': async () => {
       await user.click(screen.getByRole('button', { name: 'Upload' }));
     },
-    'segmentsImport.cancelUpload': async () => {
+    'mappingWizard.cancelUpload': async () => {
       await user.click(screen.getByRole('button', { name: 'Cancel' }));
     },
-    'segmentsImport.mapColumn': async (event) => {
-      if (event.type !== 'segmentsImport.mapColumn') throw new Error('a column to map');
+    'mappingWizard.mapColumn': async (event) => {
+      if (event.type !== 'mappingWizard.mapColumn') throw new Error('a column to map');
       await user.click(screen.getByRole('combobox', { name: `Role of column ${event.column + 1}` }));
-      const label = event.role ? SEGMENTS_COLUMN_ROLE_LABELS[event.role] : 'Not mapped';
+      const label = event.role ? segmentsImport.labels[event.role as keyof typeof segmentsImport.labels] : 'Not mapped';
       await user.click(await screen.findByRole('option', { name: label }));
     },
-    'segmentsImport.skipHeadersChanged': async (event) => {
-      if (event.type !== 'segmentsImport.skipHeadersChanged') throw new Error('a skip-headers choice');
+    'mappingWizard.skipHeadersChanged': async (event) => {
+      if (event.type !== 'mappingWizard.skipHeadersChanged') throw new Error('a skip-headers choice');
       const toggle = screen.getByRole('switch', { name: /Skip headers/ });
       expect((toggle as HTMLInputElement).checked).toBe(!event.skipHeaders);
       await user.click(toggle);
     },
-    'segmentsImport.finalize': async () => {
+    'mappingWizard.finalize': async () => {
       await user.click(importButton());
     },
-    'segmentsImport.reset': async () => {
+    'mappingWizard.reset': async () => {
       const button = screen.queryByRole('button', { name: 'Choose another file' }) ?? screen.getByRole('button', { name: 'Import another file' });
       await user.click(button);
     },
@@ -154,10 +158,10 @@ function viewExecutors(walk: Walk): SegmentsImportExecutors {
     },
     'xstate.done.actor.fetchStatus': answer,
     'xstate.error.actor.fetchStatus': answer,
-    'segmentsImportChannel.connected': channel((handlers) => handlers.connected?.()),
-    'segmentsImportChannel.lost': channel((handlers) => handlers.lost?.()),
-    'segmentsImportChannel.update': async (event) => {
-      if (event.type !== 'segmentsImportChannel.update') throw new Error('an update to report');
+    'liveChannel.connected': channel((handlers) => handlers.connected?.()),
+    'liveChannel.lost': channel((handlers) => handlers.lost?.()),
+    'liveChannel.update': async (event) => {
+      if (event.type !== 'liveChannel.update') throw new Error('an update to report');
       const { update } = event;
       // As the server sends it (server/cable/importEvents.ts).
       const message = {
@@ -182,20 +186,20 @@ const ALL_MESSAGES = [
   ONLY_CSV_MESSAGE,
   ...uploadRefusal.messages,
   CUSTOMER_COLUMN_REQUIRED_MESSAGE,
-  MAPPING_INCOMPLETE_MESSAGE,
+  SEGMENTS_MAPPING_INCOMPLETE_MESSAGE,
   ...finalizeRefusal.messages,
   modelStatuses.failed.error,
   STATUS_LIMIT_MESSAGE,
   STATUS_CHECK_FAILURE_MESSAGE,
 ];
 
-function messagesOf(expected: SegmentsImportSnapshot): string[] {
+function messagesOf(expected: MappingWizardSnapshot): string[] {
   const messages = [...(expected.context.failure?.messages ?? [])];
   if (expected.matches('finalizing') && expected.context.statusCheckFailed) messages.push(STATUS_CHECK_FAILURE_MESSAGE);
   return messages;
 }
 
-function expectMessages(expected: SegmentsImportSnapshot) {
+function expectMessages(expected: MappingWizardSnapshot) {
   const shown = messagesOf(expected);
   for (const message of ALL_MESSAGES) {
     if (shown.includes(message)) expect(screen.getByText(message)).toBeInTheDocument();
@@ -206,7 +210,7 @@ function expectMessages(expected: SegmentsImportSnapshot) {
 const isLoading = (button: HTMLElement) => button.hasAttribute('data-loading');
 
 /** What the user must see in each state of the machine. */
-async function expectUiOf(walk: Walk, expected: SegmentsImportSnapshot) {
+async function expectUiOf(walk: Walk, expected: MappingWizardSnapshot) {
   await waitFor(() => {
     const { context } = expected;
     if (expected.matches('not_started')) {
@@ -220,9 +224,9 @@ async function expectUiOf(walk: Walk, expected: SegmentsImportSnapshot) {
     } else if (expected.matches('preview') || expected.matches({ finalizing: 'submitting' })) {
       const table = screen.getByRole('table', { name: 'Preview of the first rows' });
       for (let column = 0; column < (context.preview?.columns ?? 0); column += 1) {
-        const role = roleOfColumn(context.mapping, column);
+        const role = roleOfColumn(segmentsImport, context.mapping, column);
         expect(within(table).getByRole('combobox', { name: `Role of column ${column + 1}` })).toHaveValue(
-          role ? SEGMENTS_COLUMN_ROLE_LABELS[role] : 'Not mapped',
+          role ? segmentsImport.labels[role as keyof typeof segmentsImport.labels] : 'Not mapped',
         );
       }
       expect(screen.getByRole('switch', { name: /Skip headers/ })).toHaveProperty('checked', context.skipHeaders);
@@ -264,6 +268,7 @@ it('the walked paths reach every state and take every transition of the machine'
 });
 
 describe('the attribute values import page along the segments import paths', () => {
+  // The longest paths walk a dozen steps through the rendered page: on a loaded machine more than the suites' 20 s.
   it.each(paths.map((path): [string, AnyTestPath] => [describePath(path), path]))('%s', async (_, path) => {
     const api = fakeServer();
     const live = createFakeLiveChannels();
@@ -281,5 +286,5 @@ describe('the attribute values import page along the segments import paths', () 
         walk.previous = expected;
       }),
     );
-  });
+  }, 60_000);
 });
