@@ -54,14 +54,30 @@ export function hasFullAccess(user: Pick<AuthUser, 'permission_level'> | null | 
 // ---------------------------------------------------------------------------------------
 // Messages
 
-/** The one message of a refused sign-in, whatever was wrong. */
+/** The one message of a refused sign-in, whatever was wrong (the form shows the server's 401 with it). */
 export const SIGN_IN_FAILURE_MESSAGE = 'Email or password is invalid';
 export const INVALID_EMAIL_MESSAGE = 'It does not look like a proper email address';
+/** Password length bounds, counted in characters (code points) after NFKC normalisation. */
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
-export const PASSWORD_TOO_SHORT_MESSAGE = `Password is too short (minimum is ${PASSWORD_MIN_LENGTH} characters)`;
-export const PASSWORD_TOO_LONG_MESSAGE = `Password is too long (maximum is ${PASSWORD_MAX_LENGTH} characters)`;
-export const PASSWORD_MISMATCH_MESSAGE = "Password confirmation doesn't match Password";
+
+/**
+ * The sign-up, password reset and invitation APIs word a refused field after its name, as the
+ * sign-up page lists them ('password is too short ...'): these are their details for the rules
+ * of the structs below, by refinement name. The invite API (POST /users with a token) answers
+ * the spec's own messages instead, the structs' messages.
+ */
+export const API_FIELD_DETAILS = {
+  required: "can't be blank",
+  email: 'is invalid',
+  passwordTooShort: `is too short (minimum is ${PASSWORD_MIN_LENGTH} characters)`,
+  passwordTooLong: `is too long (maximum is ${PASSWORD_MAX_LENGTH} characters)`,
+  passwordConfirmed: "doesn't match Password",
+} as const;
+
+export const PASSWORD_TOO_SHORT_MESSAGE = `Password ${API_FIELD_DETAILS.passwordTooShort}`;
+export const PASSWORD_TOO_LONG_MESSAGE = `Password ${API_FIELD_DETAILS.passwordTooLong}`;
+export const PASSWORD_MISMATCH_MESSAGE = `Password confirmation ${API_FIELD_DETAILS.passwordConfirmed}`;
 /** Shown when the server cannot be reached or fails (network down, 5xx). */
 export const SERVER_UNAVAILABLE_MESSAGE = 'We could not reach Subscope. Check your connection and try again.';
 export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Sign in again to continue.';
@@ -82,8 +98,21 @@ export const API_TOKEN_FETCH_FAILURE_MESSAGE = 'We could not get your API token'
 
 /** The reset request's "simple pattern": some text, '@', some text. */
 export const SIMPLE_EMAIL_PATTERN = /^\S+@\S+$/;
-/** A proper e-mail address: local part, '@', a domain with a dot. */
+/** A proper e-mail address: local part, '@', a domain with a dot. Catches typos; not an RFC 5322 parser. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** The longest e-mail address a mail server delivers to (RFC 5321's path limit less its brackets). */
+export const EMAIL_MAX_LENGTH = 254;
+
+/** A proper e-mail address (surrounding spaces ignored): the pattern, at most 254 characters. */
+export function isEmailAddress(email: string): boolean {
+  const trimmed = email.trim();
+  return trimmed.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(trimmed);
+}
+
+/** Characters of a password as its length rule counts them: code points after NFKC. */
+export function passwordLength(password: string): number {
+  return [...password.normalize('NFKC')].length;
+}
 
 /** The reset request button stays disabled until the address matches text@text. */
 export function isResetRequestEmail(email: string): boolean {
@@ -93,20 +122,20 @@ export function isResetRequestEmail(email: string): boolean {
 // ---------------------------------------------------------------------------------------
 // Structs (field names are the API's, so server errors land on the same form fields)
 
-const email = () => matching(requiredString(), 'email', EMAIL_PATTERN, INVALID_EMAIL_MESSAGE);
+/** A blank value passes the address rule, so an empty field reports only 'Required'. */
+const email = () =>
+  refine(requiredString(), 'email', (value) => value.trim().length === 0 || isEmailAddress(value) || INVALID_EMAIL_MESSAGE);
 
 /**
- * Lengths count code points after NFKC, as the server does (server/auth/passwordPolicy.ts). The
- * server's other rules (not a repeated character or short pattern, not like the e-mail, not a
- * common password) come back as its 422 details.
+ * The length rules of a new password. The server's other rules (not a repeated character or
+ * short pattern, not like the e-mail, not a common password) come back as its 422 details.
  */
 const newPassword = () =>
-  refine(requiredString(), 'passwordLength', (value) => {
-    const length = [...value.normalize('NFKC')].length;
-    if (length < PASSWORD_MIN_LENGTH) return PASSWORD_TOO_SHORT_MESSAGE;
-    if (length > PASSWORD_MAX_LENGTH) return PASSWORD_TOO_LONG_MESSAGE;
-    return true;
-  });
+  refine(
+    refine(requiredString(), 'passwordTooShort', (value) => value.trim().length === 0 || passwordLength(value) >= PASSWORD_MIN_LENGTH || PASSWORD_TOO_SHORT_MESSAGE),
+    'passwordTooLong',
+    (value) => passwordLength(value) <= PASSWORD_MAX_LENGTH || PASSWORD_TOO_LONG_MESSAGE,
+  );
 
 /** Sign-in checks presence only: whatever else is wrong, the server answers the one failure message. */
 export const signInStruct = object({

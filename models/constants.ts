@@ -213,6 +213,7 @@ export const FILTER_TEXT_VISIBLE_VALUES = 5;
 
 /** Children customers are fetched in batches of 100 ids. */
 export const CHILDREN_FETCH_BATCH_SIZE = 100;
+/** Payments of a customer's timeline fetched, and answered by the server, when no limit is asked for. */
 export const TIMELINE_DEFAULT_LIMIT = 100;
 /** Segment value history shows the last 12 entries, newest first. */
 export const SEGMENT_HISTORY_ENTRIES = 12;

@@ -17,18 +17,31 @@ export function matching(struct: Struct<string, null>, name: string, pattern: Re
   return refine(struct, name, (value) => value.trim().length === 0 || pattern.test(value.trim()) || message);
 }
 
+/** One field's first failure: its dotted path, the struct's message and the rule (refinement) that failed. */
+export interface FieldFailure {
+  path: string;
+  message: string;
+  /** The refinement's name ('required', 'email', ...); undefined when the value has the wrong type. */
+  refinement: string | undefined;
+}
+
+/** The first failure of each field of `values` against `struct`, in the struct's field order. */
+export function fieldFailures<T, S>(struct: Struct<T, S>, values: unknown): FieldFailure[] {
+  const [error] = validate(values, struct);
+  if (!error) return [];
+  const byPath = new Map<string, FieldFailure>();
+  for (const failure of error.failures()) {
+    const path = failure.path.map(String).join('.');
+    if (!byPath.has(path)) byPath.set(path, { path, message: failure.message, refinement: failure.refinement });
+  }
+  return [...byPath.values()];
+}
+
 /**
  * The failures of `values` against `struct` as `{ 'field.path': message }`, the first failure
  * of each field only: the shape form libraries (@mantine/form's `validate`) and API error
  * bodies use. An empty object means the values are valid.
  */
 export function fieldErrors<T, S>(struct: Struct<T, S>, values: unknown): Record<string, string> {
-  const [error] = validate(values, struct);
-  const errors: Record<string, string> = {};
-  if (!error) return errors;
-  for (const failure of error.failures()) {
-    const key = failure.path.map(String).join('.');
-    if (!(key in errors)) errors[key] = failure.message;
-  }
-  return errors;
+  return Object.fromEntries(fieldFailures(struct, values).map((failure) => [failure.path, failure.message]));
 }

@@ -1,17 +1,19 @@
+import { API_FIELD_DETAILS, PASSWORD_MIN_LENGTH } from '../../models/auth';
 import { isCommonPassword } from './commonPasswords';
 
-/** Password length bounds, counted in characters after NFKC normalisation. */
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 128;
-
+/**
+ * The details of a refused new password. Blank and the length bounds are the rules of the
+ * password structs of models/auth.ts, which the routes run first; the others are the server's
+ * own (weakPasswordProblem).
+ */
 export const PASSWORD_MESSAGES = {
-  blank: "can't be blank",
-  tooShort: `is too short (minimum is ${PASSWORD_MIN_LENGTH} characters)`,
-  tooLong: `is too long (maximum is ${PASSWORD_MAX_LENGTH} characters)`,
+  blank: API_FIELD_DETAILS.required,
+  tooShort: API_FIELD_DETAILS.passwordTooShort,
+  tooLong: API_FIELD_DETAILS.passwordTooLong,
   repetitive: 'is too repetitive',
   likeEmail: 'is too similar to your e-mail',
   tooCommon: 'is too common',
-  confirmation: "doesn't match Password",
+  confirmation: API_FIELD_DETAILS.passwordConfirmed,
 } as const;
 
 /** Local parts at least this long may not appear anywhere in a password; shorter ones only not as all of it. */
@@ -50,18 +52,15 @@ export function passwordResemblesEmail(password: string, email: string): boolean
 }
 
 /**
- * What is wrong with a new password, as the detail of a 422 entry (undefined when it is
- * acceptable): blank (or only white space), too short or too long, one character or a short
- * pattern repeated, like the account's e-mail (`email`, when known), or a common password.
- * The same password is hashed after NFKC (server/auth/password.ts), so a password typed on
- * another keyboard in another normal form still matches. The SPA checks the length only
- * (models/auth.ts) and shows the other details as the server answers them.
+ * What else is wrong with a new password of an acceptable length, as the detail of a 422 entry
+ * (undefined when it is acceptable): one character or a short pattern repeated, like the
+ * account's e-mail (`email`, when known), or a common password. Blank and too short or too long
+ * are the struct's rules (models/auth.ts), checked before this. The same password is hashed
+ * after NFKC (server/auth/password.ts), so a password typed on another keyboard in another
+ * normal form still matches. The SPA checks the length only and shows these details as the
+ * server answers them.
  */
-export function passwordProblem(password: string | undefined, context: { email?: string | undefined } = {}): string | undefined {
-  if (!password || password.trim() === '') return PASSWORD_MESSAGES.blank;
-  const length = [...password.normalize('NFKC')].length;
-  if (length < PASSWORD_MIN_LENGTH) return PASSWORD_MESSAGES.tooShort;
-  if (length > PASSWORD_MAX_LENGTH) return PASSWORD_MESSAGES.tooLong;
+export function weakPasswordProblem(password: string, context: { email?: string | undefined } = {}): string | undefined {
   if (isRepetitivePassword(password)) return PASSWORD_MESSAGES.repetitive;
   if (context.email && passwordResemblesEmail(password, context.email)) return PASSWORD_MESSAGES.likeEmail;
   if (isCommonPassword(password)) return PASSWORD_MESSAGES.tooCommon;

@@ -2,12 +2,14 @@ import { Anchor, Button, PasswordInput, Skeleton, Stack, Text, TextInput } from 
 import { useForm } from '@mantine/form';
 import { IconMailOff, IconUsersPlus } from '@tabler/icons-react';
 import { shallowEqual } from '@xstate/react';
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { Link, useParams } from 'wouter';
 import { selectFailureMessages, selectIsSubmitting } from '../../machines/auth/selectors';
 import { acceptInvitationStruct, INVITATION_NOT_FOUND_MESSAGE, PASSWORD_MIN_LENGTH, SERVER_UNAVAILABLE_MESSAGE } from '../../models/auth';
 import type { AcceptInvitationValues } from '../../models/auth';
 import { useApi } from '../api/ApiContext';
+import { ApiCallError, apiKey, errorStatus, queryState } from '../api/queries';
 import { AuthCardHeader } from '../components/AuthCardHeader';
 import { FailureAlert } from '../components/FailureAlert';
 import { superstructResolver } from '../forms/superstructResolver';
@@ -36,30 +38,26 @@ export function InvitationPage() {
   );
 }
 
+/**
+ * GET /invitations/{token} through the query cache: loading, loaded, not found (404: used,
+ * expired or never sent) or failed; `reload` asks again (Try again).
+ */
 function useInvitation(token: string): [InvitationState, () => void] {
   const client = useApi();
-  const [attempt, setAttempt] = useState(0);
-  const [state, setState] = useState<InvitationState>({ status: 'loading' });
-
-  useEffect(() => {
-    const controller = new AbortController();
-    client
-      .GET('/invitations/{token}', { params: { path: { token } }, signal: controller.signal })
-      .then(({ data, response }) => {
-        if (data) setState({ status: 'loaded', invitation: data });
-        else setState(response.status === 404 ? { status: 'notFound' } : { status: 'failed' });
-      })
-      .catch(() => {
-        if (!controller.signal.aborted) setState({ status: 'failed' });
-      });
-    return () => controller.abort();
-  }, [client, token, attempt]);
-
-  const reload = () => {
-    setState({ status: 'loading' });
-    setAttempt((count) => count + 1);
-  };
-  return [state, reload];
+  const query = useQuery({
+    queryKey: apiKey('/invitations/{token}', { token }),
+    queryFn: async ({ signal }): Promise<Invitation> => {
+      const { data, response } = await client.GET('/invitations/{token}', { params: { path: { token } }, signal });
+      if (!data) throw new ApiCallError('GET /invitations/{token} failed', response.status);
+      return data;
+    },
+  });
+  const { refetch } = query;
+  const reload = useCallback(() => void refetch(), [refetch]);
+  const current = queryState(query);
+  if (current.status === 'loaded') return [{ status: 'loaded', invitation: current.data }, reload];
+  if (current.status === 'failed') return [errorStatus(current.error) === 404 ? { status: 'notFound' } : { status: 'failed' }, reload];
+  return [{ status: 'loading' }, reload];
 }
 
 function InvitationContent({ token }: { token: string }) {

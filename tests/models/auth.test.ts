@@ -30,6 +30,12 @@ describe('inviting a colleague', () => {
   it('accepts a proper address', () => {
     expect(fieldErrors(inviteUserStruct, { name: 'Grace', email: 'grace.hopper+subscope@navy.example.mil' })).toEqual({});
   });
+
+  it('takes an address of at most 254 characters, as a mail server delivers to', () => {
+    const domain = '@example.com';
+    expect(fieldErrors(inviteUserStruct, { name: 'Grace', email: `${'g'.repeat(254 - domain.length)}${domain}` })).toEqual({});
+    expect(fieldErrors(inviteUserStruct, { name: 'Grace', email: `${'g'.repeat(255 - domain.length)}${domain}` })).toEqual({ email: INVALID_EMAIL_MESSAGE });
+  });
 });
 
 describe('the reset request', () => {

@@ -1,4 +1,5 @@
 import type { DataPoint, SectionResult, SegmentResult, SeriesResult, ValueUnit } from '../../metrics/definitions/types';
+import { currencyDigits } from '../../../models/money';
 import { TOTAL_SEGMENTER_ID } from '../../metrics/definitions/segmenters';
 
 /**
@@ -15,15 +16,6 @@ export interface ExportTable {
 /** `GET /business_report/sections/{id}/export_data?variant=`: which number of each data point. */
 export type DataVariant = 'money' | 'customer_count' | 'units_sold';
 export const DATA_VARIANTS: readonly DataVariant[] = ['money', 'customer_count', 'units_sold'];
-
-/** Minor-unit digits of a currency as Intl knows them: 2 for USD, 0 for JPY, 3 for KWD (as the client's charts). */
-export function currencyDigits(currency: string): number {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
-}
 
 /** A number as the chart shows it: money in major units (123456 USD cents: 1234.56), a fraction as a percentage (0.05: 5). */
 export function shownNumber(value: number, unit: ValueUnit | null, currency: string | null): number {

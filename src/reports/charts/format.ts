@@ -6,11 +6,12 @@ import {
   QUARTER_START_MONTHS,
   SUMMARY_PERCENT_DECIMALS,
 } from '../../../models/constants';
+import { minorToMajor } from '../../../models/money';
 
 /**
  * Number display of report sections (spec section 9): 0 decimals, or 2 where a section sets
  * `decimal`; axis labels compact with K, M, B, T; money arrives in minor units of the
- * section's currency and is shown in major units (the currency's own digits, from Intl);
+ * section's currency and is shown in major units (the currency's ISO 4217 digits, models/money.ts);
  * fractions (0.05) are shown as percentages (5%).
  */
 
@@ -39,16 +40,6 @@ export function decimalsOf(decimal: boolean | undefined): number {
 
 function currencyFormatter(currency: string, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
   return new Intl.NumberFormat(NUMBER_LOCALE, { signDisplay: 'negative', style: 'currency', currency: currency.toUpperCase(), ...options });
-}
-
-/** Minor-unit digits of a currency as Intl knows them: 2 for USD, 0 for JPY, 3 for KWD. */
-export function currencyDigits(currency: string): number {
-  return currencyFormatter(currency).resolvedOptions().maximumFractionDigits ?? 2;
-}
-
-/** 123456 minor units of USD are 1234.56 dollars. */
-export function minorToMajor(minorUnits: number, currency: string): number {
-  return minorUnits / 10 ** currencyDigits(currency);
 }
 
 interface Compacted {
