@@ -20,7 +20,11 @@ const say = (line: string) => process.stdout.write(`[subscope] ${line}\n`);
 
 const spaDir = process.env.SKIP_SPA_BUILD === 'true' ? path.join(root, 'dist') : ensureSpaBuild(root, say);
 const { db, seeded, demo } = await bootStorage(config, { info: say });
-const queue = config.workers ? await startQueue(db) : undefined;
+// WORKERS=false on PostgreSQL (an API instance beside `npm run worker`): jobs (imports, exports)
+// still go to the queue, where the workers take them; the job workers (jobs/workers.ts) and
+// pg-boss's maintenance and crons are not run here (before, such an instance ran its imports and
+// exports in its own memory, outside the queue). On PGlite nothing else could take them: they run here.
+const queue = config.workers ? await startQueue(db) : db.kind === 'postgresql' ? await startQueue(db, { supervise: false }) : undefined;
 const app = await buildApp({
   db,
   config,
@@ -28,7 +32,7 @@ const app = await buildApp({
   queue,
   logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
 });
-if (queue) await registerWorkers(queue, db, { ecbFeedUrl: config.ecbFeedUrl }, app.log);
+if (queue && config.workers) await registerWorkers(queue, db, { ecbFeedUrl: config.ecbFeedUrl }, app.log);
 {
   const resumed = await app.imports.resume();
   if (resumed.length > 0) say(`Imports left in progress: ${resumed.join(', ')}; resuming those no other process runs`);

@@ -14,13 +14,14 @@ export interface RunningServer {
 const root = path.resolve(import.meta.dirname, '../..');
 
 /**
- * The command of `npm start`, run without npm in between: npm exits at once on SIGTERM and
- * leaves the server orphaned, so signals would not reach the process under test. Leading
- * `NAME=value` words are its environment (`${NAME:-default}` takes NAME from ours when set).
+ * The command of `npm start` (or of another node script, `npm run worker`), run without npm in
+ * between: npm exits at once on SIGTERM and leaves the server orphaned, so signals would not
+ * reach the process under test. Leading `NAME=value` words are its environment
+ * (`${NAME:-default}` takes NAME from ours when set).
  */
-export function npmStartCommand(): { args: string[]; env: Record<string, string> } {
+export function npmStartCommand(script: 'start' | 'worker' = 'start'): { args: string[]; env: Record<string, string> } {
   const scripts = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const words = (scripts.start ?? '').split(/\s+/);
+  const words = (scripts[script] ?? '').split(/\s+/);
   const env: Record<string, string> = {};
   for (let assignment = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(words[0] ?? ''); assignment; assignment = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(words[0] ?? '')) {
     const [, name, value] = assignment as unknown as [string, string, string];
@@ -29,7 +30,7 @@ export function npmStartCommand(): { args: string[]; env: Record<string, string>
     words.shift();
   }
   const [command, ...args] = words;
-  if (command !== 'node') throw new Error(`npm start is expected to run node, got '${scripts.start ?? ''}'`);
+  if (command !== 'node') throw new Error(`npm run ${script} is expected to run node, got '${scripts[script] ?? ''}'`);
   return { args, env };
 }
 

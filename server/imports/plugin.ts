@@ -99,7 +99,7 @@ export function importJobHandler(db: Database, log: { error: (message: string) =
 }
 
 export interface ImportsPluginOptions {
-  /** The job queue; without one (tests, a server with workers off) imports run in this process. */
+  /** The job queue; without one (tests, PGlite with workers off) imports run in this process. */
   queue?: JobQueue;
 }
 
