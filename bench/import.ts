@@ -1,6 +1,6 @@
 import { createWriteStream, mkdtempSync, openAsBlob, readFileSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
-import os, { tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -11,10 +11,11 @@ import { Readable } from 'node:stream';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { npmStartCommand } from '../e2e/support/server';
 import { postgresDatabase } from './support/postgresDatabase';
+import { LoadRecorder, alternateRounds, describeSpread, methodFields, roundTo, roundedSpread, type RoundsResult } from './support/rounds';
 import { DEFAULT_POSTGRES_ADMIN_URL } from './support/snapshotRead';
 
 /**
- * `npm run bench:import [-- --rows 1000000] [--engines postgresql,pglite] [--postgres-url URL] [--skip-copy]`
+ * `npm run bench:import [-- --rows 1000000] [--rounds 6] [--engines postgresql,pglite] [--postgres-url URL] [--skip-copy]`
  *
  * A generated CSV of payments (the import dialog's four columns) imported end to end: uploaded
  * over HTTP to the product's server, started as `npm start` starts it in a process of its own
@@ -22,15 +23,20 @@ import { DEFAULT_POSTGRES_ADMIN_URL } from './support/snapshotRead';
  * rss_mb is that server process's peak resident memory (VmHWM, its reading worker included) in
  * the PostgreSQL run; pglite_rss_mb the same in the PGlite run. The peer, in the same run on the
  * same PostgreSQL server: a plain `COPY` of the same
- * rows, already in the table's own columns, into `payments` of another account. Progress lines
- * first; the last line is one JSON object:
- * {"bench":"import","rows":…,"ours_ms":…,"copy_ms":…,"ratio":…,"rss_mb":…,"pglite_ms":…,"pglite_rss_mb":…}
- * Targets (issue 5): ratio <= 1.5, rss_mb < 400 whatever the file size, PGlite under 15 s.
+ * rows, already in the table's own columns, into `payments` of another account. The two
+ * alternate in `--rounds` rounds after a warm-up round (bench/support/rounds.ts), ours into a
+ * new account each time, payments and customers truncated (untimed) after each import so every
+ * one starts from empty tables; ratio is the median of the rounds' ratios, with its spread.
+ * Progress lines first; the last line is one JSON object:
+ * {"bench":"import","rows":…,"ours_ms":…,"copy_ms":…,"ratio":…,"rss_mb":…,"pglite_ms":…,"pglite_rss_mb":…,"ratio_spread":{…},"rounds":…,"load":{…},…}
+ * Targets (issue 5): ratio <= 1.5 (median), rss_mb < 400 whatever the file size, PGlite under 15 s.
  */
 
 const { values: args } = parseArgs({
   options: {
     rows: { type: 'string', default: '1000000' },
+    rounds: { type: 'string', default: '6' },
+    'warmup-rounds': { type: 'string', default: '1' },
     engines: { type: 'string', default: 'postgresql' },
     'postgres-url': { type: 'string', default: DEFAULT_POSTGRES_ADMIN_URL },
     // Our import only (memory experiments): no peer, so no ratio.
@@ -39,6 +45,9 @@ const { values: args } = parseArgs({
 });
 const ROWS = Number(args.rows);
 const CUSTOMERS = Math.max(1, Math.floor(ROWS / 12));
+const ROUNDS = Number(args.rounds);
+const WARMUP_ROUNDS = Number(args['warmup-rounds']);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1 || !Number.isInteger(WARMUP_ROUNDS) || WARMUP_ROUNDS < 0) throw new Error('--rounds must be a whole number >= 1, --warmup-rounds >= 0');
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const benchRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
@@ -97,13 +106,15 @@ async function startServer(storage: { DATABASE_URL: string } | { DATA_DIR: strin
 }
 
 /** Uploads the file to the server at `base` and waits for the import to be done; the elapsed ms. */
-async function importEndToEnd(base: string, file: string): Promise<number> {
+async function importEndToEnd(base: string, file: string, round = 0): Promise<number> {
+  // A new user, so a new, empty account, each round.
   const signUp = await fetch(`${base}/api/v11/users`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user: { email: 'bench@example.com', password: 'quiet-orbit-lantern-42', name: 'Bench' } }),
+    body: JSON.stringify({ user: { email: `bench-${round}@example.com`, password: 'quiet-orbit-lantern-42', name: 'Bench' } }),
   });
-  const authorization = signUp.headers.get('authorization') as string;
+  const authorization = signUp.headers.get('authorization');
+  if (!authorization) throw new Error(`sign-up answered ${signUp.status} and no token: ${(await signUp.text()).slice(0, 300)}`);
   const started = performance.now();
   const form = new FormData();
   form.append('column_order', 'customer_id,started_at,ended_at,monthly_amount');
@@ -133,12 +144,23 @@ async function importEndToEnd(base: string, file: string): Promise<number> {
   return performance.now() - started;
 }
 
+/** Empties payments and customers (and what hangs off them) between rounds, untimed, so each import starts from empty tables. */
+async function emptyTables(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('truncate payments, customers cascade');
+  } finally {
+    await client.end();
+  }
+}
+
 /** The peer: the same rows, in payments' own columns, COPYed into payments of another account (customers inserted first, untimed). */
 async function plainCopy(url: string, file: string): Promise<number> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(`insert into accounts (id) values ('acccopybench')`);
+    await client.query(`insert into accounts (id) values ('acccopybench') on conflict do nothing`);
     await client.query(`insert into customers (account_id, id, name) select 'acccopybench', 'cus-' || k, 'cus-' || k from generate_series(0, ${CUSTOMERS - 1}) k`);
     const started = performance.now();
     await client.query('begin');
@@ -152,7 +174,11 @@ async function plainCopy(url: string, file: string): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  log(`import bench: ${ROWS.toLocaleString('en')} rows, ${CUSTOMERS.toLocaleString('en')} customers; node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+  const load = new LoadRecorder();
+  log(
+    `import bench: ${ROWS.toLocaleString('en')} rows, ${CUSTOMERS.toLocaleString('en')} customers; ${ROUNDS} rounds after ${WARMUP_ROUNDS} warm-up; ` +
+      `node ${process.version}, ${load.cpus} CPUs, load ${load.before.join(', ')}`,
+  );
   const dir = mkdtempSync(path.join(tmpdir(), 'subscope-bench-import-'));
   try {
     const csv = path.join(dir, 'payments.csv');
@@ -172,20 +198,50 @@ async function main(): Promise<void> {
     let pgliteMs: number | null = null;
     let rssMb: number | null = null;
     let pgliteRssMb: number | null = null;
+    let rounds: RoundsResult<'ours' | 'copy'> | null = null;
     if (engines.includes('postgresql')) {
       const target = await postgresDatabase(args['postgres-url'], 'subscope_bench_import');
       try {
         const server = await startServer({ DATABASE_URL: target.url });
         try {
-          oursMs = await importEndToEnd(server.base, csv);
+          if (args['skip-copy']) {
+            oursMs = await importEndToEnd(server.base, csv);
+            log(`postgresql: our import end to end ${seconds(oursMs)}`);
+          } else {
+            log(`postgresql: ${ROUNDS} rounds of our import and a plain COPY of the same rows into payments, the order reversed every round (payments and customers emptied after each, untimed)`);
+            rounds = await alternateRounds({
+              contenders: [
+                {
+                  name: 'ours',
+                  run: async (round) => {
+                    const ms = await importEndToEnd(server.base, csv, round);
+                    await emptyTables(target.url);
+                    return ms;
+                  },
+                },
+                {
+                  name: 'copy',
+                  run: async () => {
+                    const ms = await plainCopy(target.url, copyFile);
+                    await emptyTables(target.url);
+                    return ms;
+                  },
+                },
+              ],
+              ratios: { ratio: ['ours', 'copy'] },
+              rounds: ROUNDS,
+              warmupRounds: WARMUP_ROUNDS,
+              load,
+              log,
+              digits: 0,
+            });
+            oursMs = rounds.figures.ours.median;
+            copyMs = rounds.figures.copy.median;
+          }
           rssMb = server.peakRssMb();
-          log(`postgresql: our import end to end ${seconds(oursMs)}; the server's peak RSS ${server.peakRssMb()} MB`);
+          log(`postgresql: our import end to end ${seconds(oursMs)}${copyMs === null ? '' : `, plain COPY ${seconds(copyMs)} (medians)`}; the server's peak RSS ${rssMb} MB`);
         } finally {
           await server.stop();
-        }
-        if (!args['skip-copy']) {
-          copyMs = await plainCopy(target.url, copyFile);
-          log(`postgresql: plain COPY of the same rows into payments ${seconds(copyMs)}`);
         }
       } finally {
         await target.drop();
@@ -206,16 +262,24 @@ async function main(): Promise<void> {
         `${pgliteRssMb ?? '-'} MB on PGlite (its WASM engine alone holds some 650 MB); of this bench ${benchRssMb()} MB`,
     );
     const round = (v: number | null) => (v === null ? null : Math.round(v));
+    const machine = load.finish();
+    const ratio = rounds?.ratios.ratio ?? null;
+    if (ratio) log(`ratio (ours / COPY): median ${describeSpread(ratio, 2)}; target <= 1.5 (median): ${ratio.median <= 1.5 ? 'met' : 'MISSED'}`);
+    log(load.describe());
     console.log(
       JSON.stringify({
         bench: 'import',
         rows: ROWS,
         ours_ms: round(oursMs),
         copy_ms: round(copyMs),
-        ratio: oursMs !== null && copyMs !== null ? Math.round((oursMs / copyMs) * 100) / 100 : null,
+        ratio: ratio ? roundTo(ratio.median, 2) : null,
         rss_mb: rssMb,
         pglite_ms: round(pgliteMs),
         pglite_rss_mb: pgliteRssMb,
+        ratio_spread: ratio ? roundedSpread(ratio, 2) : null,
+        ours_spread: rounds ? roundedSpread(rounds.figures.ours, 0) : null,
+        copy_spread: rounds ? roundedSpread(rounds.figures.copy, 0) : null,
+        ...(rounds ? methodFields(rounds, machine) : { rounds: 0, warmup_rounds: 0, orders: [], load: machine }),
       }),
     );
   } finally {

@@ -1,12 +1,11 @@
 import { fork } from 'node:child_process';
-import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { generateBusiness, type DemoBusiness } from '../server/demo/generate';
 import { computeSections } from '../server/metrics/definitions/computeSection';
-import { computeMrrSeries } from '../server/metrics/mrrSeries';
-import type { AccountSnapshot } from '../server/metrics/snapshot';
+import { computeMrrSeries, type MrrSeriesResult } from '../server/metrics/mrrSeries';
+import type { AccountSnapshot } from '../server/metrics/snapshot/columns';
 import { buildDemoSnapshot, ecbRateRows } from './support/demoSnapshot';
 import { DuckMetrics, type DuckLoadCounts, type DuckMrrResult } from './support/duckdbMetrics';
 import {
@@ -15,7 +14,6 @@ import {
   SCALES,
   TODAY,
   benchLine,
-  bestOf,
   digest,
   duckRequest,
   engineRequest,
@@ -25,15 +23,19 @@ import {
   type SeriesDigest,
 } from './support/metricsBench';
 import { compareMrr } from './support/parity';
+import { LoadRecorder, alternateRounds, describeSpread, type Spread } from './support/rounds';
 import { DEFAULT_POSTGRES_ADMIN_URL, measureSnapshotRead, type Seeder, type SnapshotEngine } from './support/snapshotRead';
 
 /**
- * `npm run bench:metrics [-- --scale S|M] [--engines pglite,postgresql] [--postgres-url URL] [--seeder copy|seedDemoAccount]`
+ * `npm run bench:metrics [-- --scale S|M] [--rounds 10] [--engines pglite,postgresql] [--postgres-url URL] [--seeder copy|seedDemoAccount]`
  *
  * The metrics engine against DuckDB on the same generated business (docs/metrics.md,
  * "Parity and benchmark"). This process generates the business, builds the engine's snapshot
- * and times our engine and a full report; DuckDB and the databases run in child processes
- * (one at a time), so each one's memory is its own and `rss_mb` is the engine's.
+ * and times our engine and a full report; DuckDB runs in a child process of its own (its
+ * memory its own, so `rss_mb` is the engine's), loaded once and asked over IPC for one run at a
+ * time, so ours, the report and DuckDB alternate in rounds (bench/support/rounds.ts: a warm-up
+ * round dropped, the order reversed every round, the median of the rounds' ratios with its
+ * spread). The databases run in child processes afterwards, one at a time.
  * Progress lines first; the last line is one JSON object.
  */
 
@@ -42,6 +44,7 @@ const HERE = fileURLToPath(import.meta.url);
 const { values: args } = parseArgs({
   options: {
     scale: { type: 'string', default: 'M' },
+    rounds: { type: 'string', default: '10' },
     engines: { type: 'string', default: 'pglite,postgresql' },
     'postgres-url': { type: 'string', default: DEFAULT_POSTGRES_ADMIN_URL },
     seeder: { type: 'string', default: 'copy' },
@@ -55,12 +58,13 @@ if (args.seeder !== 'copy' && args.seeder !== 'seedDemoAccount') throw new Error
 const seeder: Seeder = args.seeder;
 const scale = args.scale as Scale;
 const { customers, months } = SCALES[scale];
+const ROUNDS = Number(args.rounds);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error('--rounds must be a whole number >= 1');
 
 const mb = (bytes: number) => Math.round(bytes / 1024);
 const peakRssMb = () => mb(process.resourceUsage().maxRSS);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const log = (line: string) => console.log(line);
-const loadAverage = () => os.loadavg().map((load) => load.toFixed(2)).join(', ');
 
 function generate(): DemoBusiness {
   return generateBusiness({ customers, months, endMonth: END_MONTH, today: TODAY });
@@ -68,15 +72,14 @@ function generate(): DemoBusiness {
 
 // ------------------------------------------------------------------ child processes
 
-interface DuckMessage {
-  kind: 'duckdb';
-  counts: DuckLoadCounts;
-  loadMs: number;
-  runs: number[];
-  bestMs: number;
-  result: DuckMrrResult;
-  rssMb: number;
-}
+/** The DuckDB child's messages: loaded, then one per run asked for, then its peak RSS as it leaves. */
+type DuckMessage =
+  | { kind: 'duckdb-ready'; counts: DuckLoadCounts; loadMs: number }
+  | { kind: 'duckdb-ran'; ms: number; result: DuckMrrResult | null }
+  | { kind: 'duckdb-done'; rssMb: number };
+
+/** What the main process asks the DuckDB child: one run (its result sent back when `withResult`), or to leave. */
+type DuckCommand = { kind: 'run'; withResult: boolean } | { kind: 'exit' };
 
 interface SnapshotMessage {
   kind: 'snapshot';
@@ -100,7 +103,10 @@ function send(message: ChildMessage): Promise<void> {
   });
 }
 
-/** DuckDB: the same business, loaded with appenders (not timed), then the SQL pipeline timed on two threads. */
+/**
+ * DuckDB: the same business, loaded with appenders (not timed), then one timed run of the SQL
+ * pipeline on two threads each time the main process asks, until it says exit.
+ */
 async function duckdbChild(): Promise<void> {
   const duck = await DuckMetrics.open({ threads: 2 });
   await duck.connection.run('SET threads = 2');
@@ -108,10 +114,71 @@ async function duckdbChild(): Promise<void> {
   // The generated rows are garbage once loaded.
   const counts = await duck.load(generate());
   const loadMs = performance.now() - loadStart;
-  log(`  duckdb: loaded ${counts.payments.toLocaleString('en')} payments, ${counts.items.toLocaleString('en')} items, ${counts.rates.toLocaleString('en')} ECB rates in ${seconds(loadMs)}`);
-  const timing = await bestOf(3, () => duck.computeMrr(duckRequest(months)));
+  const request = duckRequest(months);
+  const commands: DuckCommand[] = [];
+  let wake: (() => void) | null = null;
+  process.on('message', (command: DuckCommand) => {
+    commands.push(command);
+    wake?.();
+  });
+  await send({ kind: 'duckdb-ready', counts, loadMs });
+  for (;;) {
+    while (commands.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+    const command = commands.shift() as DuckCommand;
+    if (command.kind === 'exit') break;
+    const start = performance.now();
+    const result = await duck.computeMrr(request);
+    const ms = performance.now() - start;
+    await send({ kind: 'duckdb-ran', ms, result: command.withResult ? result : null });
+  }
   duck.close();
-  await send({ kind: 'duckdb', counts, loadMs, runs: timing.runs, bestMs: timing.bestMs, result: timing.result, rssMb: peakRssMb() });
+  await send({ kind: 'duckdb-done', rssMb: peakRssMb() });
+  process.disconnect();
+}
+
+/** The DuckDB child, loaded and waiting: `run()` times one run in it, `close()` ends it and answers its peak RSS. */
+async function startDuck(): Promise<{ counts: DuckLoadCounts; loadMs: number; run: (withResult: boolean) => Promise<{ ms: number; result: DuckMrrResult | null }>; close: () => Promise<number> }> {
+  const child = fork(HERE, ['--role', 'duckdb', '--scale', scale], { serialization: 'advanced' });
+  const inbox: DuckMessage[] = [];
+  let waiting: { resolve: (m: DuckMessage) => void; reject: (e: Error) => void } | null = null;
+  let exited: Error | null = null;
+  child.on('message', (m) => {
+    if (waiting) {
+      const w = waiting;
+      waiting = null;
+      w.resolve(m as DuckMessage);
+    } else inbox.push(m as DuckMessage);
+  });
+  child.on('exit', (code) => {
+    exited = new Error(`the duckdb child exited with ${code}`);
+    waiting?.reject(exited);
+  });
+  const next = <K extends DuckMessage['kind']>(kind: K): Promise<Extract<DuckMessage, { kind: K }>> =>
+    new Promise<DuckMessage>((resolve, reject) => {
+      const queued = inbox.shift();
+      if (queued) resolve(queued);
+      else if (exited) reject(exited);
+      else waiting = { resolve, reject };
+    }).then((m) => {
+      if (m.kind !== kind) throw new Error(`the duckdb child sent ${m.kind}, not ${kind}`);
+      return m as Extract<DuckMessage, { kind: K }>;
+    });
+  const ask = (command: DuckCommand) => child.send(command);
+  const ready = await next('duckdb-ready');
+  return {
+    counts: ready.counts,
+    loadMs: ready.loadMs,
+    run: async (withResult) => {
+      ask({ kind: 'run', withResult });
+      const { ms, result } = await next('duckdb-ran');
+      return { ms, result };
+    },
+    close: async () => {
+      ask({ kind: 'exit' });
+      const { rssMb } = await next('duckdb-done');
+      return rssMb;
+    },
+  };
 }
 
 /** A fresh database of one engine: seed the account, read its snapshot (timed), and compute the same series from it. */
@@ -133,7 +200,7 @@ async function snapshotChild(engine: SnapshotEngine): Promise<void> {
   });
 }
 
-function runChild<T extends ChildMessage>(role: string, extra: string[] = []): Promise<T> {
+function runChild<T extends SnapshotMessage>(role: string, extra: string[] = []): Promise<T> {
   return new Promise((resolve, reject) => {
     const child = fork(HERE, ['--role', role, '--scale', scale, '--postgres-url', args['postgres-url'], '--seeder', seeder, ...extra], { serialization: 'advanced' });
     let message: T | undefined;
@@ -171,24 +238,52 @@ async function generatedSnapshot(): Promise<AccountSnapshot> {
 }
 
 async function main(): Promise<void> {
-  log(`metrics bench, scale ${scale}: ${customers.toLocaleString('en')} customers over ${months} months to ${TODAY}; node ${process.version}, ${os.cpus().length} CPUs`);
-  log(`load average before: ${loadAverage()} (other work on the machine skews every timing)`);
+  const load = new LoadRecorder();
+  log(`metrics bench, scale ${scale}: ${customers.toLocaleString('en')} customers over ${months} months to ${TODAY}; ${ROUNDS} rounds after a warm-up; node ${process.version}, ${load.cpus} CPUs`);
+  log(`load average before: ${load.before.join(', ')} (other work on the machine skews every timing; the rounds' median ratio less so)`);
   const snapshot = await generatedSnapshot();
 
-  const request = engineRequest(months);
-  const ours = await bestOf(3, () => computeMrrSeries(snapshot, request));
-  log(`ours: MRR and movements, total and by product, ${ours.result.periods.length} months: ${ours.runs.map((ms) => ms.toFixed(0)).join(', ')} ms (warm-up first), best ${ours.bestMs.toFixed(0)} ms`);
-  const requests = reportRequests(months);
-  const report = await bestOf(3, () => computeSections(snapshot, requests));
-  log(`report: ${requests.length} sections: ${report.runs.map((ms) => ms.toFixed(0)).join(', ')} ms, best ${report.bestMs.toFixed(0)} ms`);
-  const rssMb = peakRssMb();
-  log(`peak RSS of this process (generation, snapshot, engine, report): ${rssMb} MB`);
+  const duck = await startDuck();
+  log(`duckdb (its own process, 2 threads): loaded ${duck.counts.payments.toLocaleString('en')} payments, ${duck.counts.items.toLocaleString('en')} items, ${duck.counts.rates.toLocaleString('en')} ECB rates in ${seconds(duck.loadMs)}`);
 
-  const duck = await runChild<DuckMessage>('duckdb');
-  const differences = compareMrr(ours.result, duck.result);
+  const request = engineRequest(months);
+  const requests = reportRequests(months);
+  // The last run's result of ours, the first of DuckDB's (the warm-up's): what parity compares.
+  const results: { ours?: MrrSeriesResult; duckdb?: DuckMrrResult } = {};
+  const timed = (run: () => unknown) => {
+    const start = performance.now();
+    run();
+    return performance.now() - start;
+  };
+  log(`rounds: ours (MRR and movements, total and by product), report (${requests.length} sections), duckdb; the order reversed every round`);
+  const rounds = await alternateRounds({
+    contenders: [
+      { name: 'ours', run: () => timed(() => (results.ours = computeMrrSeries(snapshot, request))) },
+      { name: 'report', run: () => timed(() => computeSections(snapshot, requests)) },
+      {
+        name: 'duckdb',
+        run: async (round) => {
+          const ran = await duck.run(round === 0);
+          if (ran.result) results.duckdb = ran.result;
+          return ran.ms;
+        },
+      },
+    ],
+    ratios: { ratio: ['ours', 'duckdb'], report_ratio: ['report', 'duckdb'] },
+    rounds: ROUNDS,
+    load,
+    log,
+    digits: 0,
+  });
+  const duckRssMb = await duck.close();
+  const rssMb = peakRssMb();
+  log(`peak RSS of this process (generation, snapshot, engine, report): ${rssMb} MB; the duckdb process peaked at ${duckRssMb} MB`);
+
+  if (!results.ours || !results.duckdb) throw new Error('no result of ours or of DuckDB to compare');
+  const differences = compareMrr(results.ours, results.duckdb);
   const equal = differences.length === 0;
-  log(`duckdb (2 threads): ${duck.runs.map((ms) => ms.toFixed(0)).join(', ')} ms, best ${duck.bestMs.toFixed(0)} ms; its process peaked at ${duck.rssMb} MB`);
   log(equal ? `equal: every month, series, total and product agree to the minor unit` : `NOT EQUAL:\n  ${differences.join('\n  ')}`);
+  const oursDigest = digest(results.ours);
 
   const snapshotMs: Record<SnapshotEngine, number | null> = { pglite: null, postgresql: null };
   const tablesMs: Record<SnapshotEngine, number | null> = { pglite: null, postgresql: null };
@@ -200,7 +295,7 @@ async function main(): Promise<void> {
       continue;
     }
     const read = await runChild<SnapshotMessage>('snapshot', ['--engine', engine]);
-    const same = sameDigest(read.digest, digest(ours.result)) && sameDigest(read.tablesDigest, digest(ours.result));
+    const same = sameDigest(read.digest, oursDigest) && sameDigest(read.tablesDigest, oursDigest);
     snapshotsAgree &&= same;
     snapshotMs[engine] = read.snapshotMs;
     tablesMs[engine] = read.tablesMs;
@@ -211,28 +306,37 @@ async function main(): Promise<void> {
     );
   }
 
+  const ratio = rounds.ratios.ratio as Spread;
+  const reportRatio = rounds.ratios.report_ratio as Spread;
+  const machine = load.finish();
+  // The targets on the rounds' median ratios, not on one run.
   const targets: [string, boolean][] = [
-    ['ratio <= 0.5', ours.bestMs / duck.bestMs <= 0.5],
-    ['report_ms <= 2 x duckdb_ms', report.bestMs <= 2 * duck.bestMs],
+    ['ratio <= 0.5 (median)', ratio.median <= 0.5],
+    ['report_ms <= 2 x duckdb_ms (median of report / duckdb)', reportRatio.median <= 2],
     ['rss_mb <= 1500', rssMb <= 1500],
     ['snapshot from PGlite < 3 s (stored copy)', snapshotMs.pglite === null || snapshotMs.pglite < 3_000],
     ['snapshot from PostgreSQL < 1.5 s (stored copy)', snapshotMs.postgresql === null || snapshotMs.postgresql < 1_500],
   ];
-  log(`load average after: ${loadAverage()}`);
+  log(`ratio (ours / duckdb): median ${describeSpread(ratio, 3)}; report / duckdb: median ${describeSpread(reportRatio, 3)}`);
+  log(load.describe());
   log(`targets: ${targets.map(([name, met]) => `${name} ${met ? 'met' : 'MISSED'}`).join('; ')}`);
   if (!equal || !snapshotsAgree) process.exitCode = 1;
   console.log(
     benchLine({
       scale,
-      ours_ms: ours.bestMs,
-      duckdb_ms: duck.bestMs,
-      report_ms: report.bestMs,
+      ours_ms: rounds.figures.ours.median,
+      duckdb_ms: rounds.figures.duckdb.median,
+      ratio,
+      report_ms: rounds.figures.report.median,
+      report_ratio: reportRatio,
       rss_mb: rssMb,
       equal,
       snapshot_pglite_ms: snapshotMs.pglite,
       snapshot_postgres_ms: snapshotMs.postgresql,
       snapshot_pglite_tables_ms: tablesMs.pglite,
       snapshot_postgres_tables_ms: tablesMs.postgresql,
+      rounds,
+      load: machine,
     }),
   );
 }

@@ -11,10 +11,11 @@ import { API_PREFIX } from '../server/version';
 import { loadTest, mustAllSucceed, type LoadResult } from './support/httpLoad';
 import { GZIP_LEVEL, launchChromium, measureInitialJs, measureRender } from './support/reportBrowser';
 import { postgresDatabase, startBenchServer, type BenchServer } from './support/reportServer';
+import { LoadRecorder, alternateRounds, describeSpread, median, methodFields, roundedSpread, spread } from './support/rounds';
 import { DEFAULT_POSTGRES_ADMIN_URL } from './support/snapshotRead';
 
 /**
- * `npm run bench:report [-- --quick] [--connections 100] [--duration 20] [--engine pglite|postgresql] [--postgres-url URL]`
+ * `npm run bench:report [-- --quick] [--rounds 8] [--connections 100] [--duration 4] [--engine pglite|postgresql] [--postgres-url URL]`
  *
  * The report page end to end (issue 6), against the product's own server started as
  * `npm start` starts it (SPA build checked, demo account seeded) on a fresh database:
@@ -25,9 +26,13 @@ import { DEFAULT_POSTGRES_ADMIN_URL } from './support/snapshotRead';
  *   Its peer, in the same run, on the same server process and under the same load: the same
  *   answer's bytes as sent, written as a static file into dist/ and served by the SPA's
  *   @fastify/static, so api_ratio is what finding and answering the report costs over shipping
- *   its bytes. `GET /api/v11/health` (one `select 1`) is loaded too: the floor of any route.
+ *   its bytes. The two alternate in `--rounds` rounds after a warm-up round of `--warmup` s
+ *   each (bench/support/rounds.ts); api_ratio is the median of the rounds' ratios, with its
+ *   spread. `GET /api/v11/health` (one `select 1`) is loaded once after: the floor of any route.
  * - render_ms: from navigation to six section cards drawn on `/reports/{secret}` in Chromium
- *   (median of the warm runs; the cold run apart).
+ *   (median of the warm runs, with its spread; the cold run apart), with the renderer's
+ *   main-thread busy time (Chromium's TaskDuration) and CPU time (/proc), which other work on
+ *   the machine distorts less.
  * - initial_js_kb_gz: gzip size of all the JavaScript the sign-in page loads.
  *
  * Progress lines first; the last line is one JSON object:
@@ -39,11 +44,12 @@ const { values: args } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     connections: { type: 'string', default: '100' },
+    rounds: { type: 'string' },
     duration: { type: 'string' },
     warmup: { type: 'string' },
     sections: { type: 'string', default: '20' },
     months: { type: 'string', default: '72' },
-    'warm-runs': { type: 'string', default: '3' },
+    'warm-runs': { type: 'string', default: '7' },
     viewport: { type: 'string', default: '1440x2000' },
     engine: { type: 'string', default: 'pglite' },
     'postgres-url': { type: 'string', default: DEFAULT_POSTGRES_ADMIN_URL },
@@ -52,7 +58,9 @@ const { values: args } = parseArgs({
 
 const TARGETS = { api_p99_ms: 50, render_ms: 1000, initial_js_kb_gz: 250 };
 const CONNECTIONS = Number(args.connections);
-const DURATION_S = Number(args.duration ?? (args.quick ? 3 : 20));
+/** Rounds of ours then the peer (the order reversed every round), each `DURATION_S` of load, after a warm-up round of `WARMUP_S` each (none when 0). */
+const ROUNDS = Number(args.rounds ?? (args.quick ? 4 : 8));
+const DURATION_S = Number(args.duration ?? (args.quick ? 2 : 4));
 const WARMUP_S = Number(args.warmup ?? (args.quick ? 1 : 3));
 const SECTIONS = Number(args.sections);
 const MONTHS = Number(args.months);
@@ -64,20 +72,16 @@ const IDLE_MS = 500;
 /** What Chromium sends. */
 const ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 
-for (const [name, value] of Object.entries({ CONNECTIONS, DURATION_S, WARMUP_S, SECTIONS, MONTHS, WARM_RUNS, VIEW_WIDTH, VIEW_HEIGHT })) {
+for (const [name, value] of Object.entries({ CONNECTIONS, ROUNDS, DURATION_S, WARMUP_S, SECTIONS, MONTHS, WARM_RUNS, VIEW_WIDTH, VIEW_HEIGHT })) {
   if (!Number.isFinite(value) || value < 0) throw new Error(`bad ${name}: ${value}`);
 }
 if (SECTIONS < 1 || SECTIONS > 60) throw new Error('--sections must be 1 to 60 (the API takes at most 60)');
 if (WARM_RUNS < 1) throw new Error('--warm-runs must be at least 1');
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error('--rounds must be a whole number >= 1');
 if (args.engine !== 'pglite' && args.engine !== 'postgresql') throw new Error('--engine must be pglite or postgresql');
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(', ');
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 const round1 = (value: number) => Math.round(value * 10) / 10;
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
@@ -165,9 +169,10 @@ function describeLoad(name: string, result: LoadResult, cpuMs: number): string {
 }
 
 async function main(): Promise<void> {
+  const load = new LoadRecorder();
   log(
-    `report bench: ${SECTIONS} sections over ${MONTHS} months, ${CONNECTIONS} connections for ${DURATION_S} s (after ${WARMUP_S} s of warm-up), ${args.engine}; ` +
-      `node ${process.version}, ${os.cpus().length} CPUs, load ${loadAverage()}`,
+    `report bench: ${SECTIONS} sections over ${MONTHS} months; ${ROUNDS} rounds of ${CONNECTIONS} connections for ${DURATION_S} s on the API and on its peer (after a warm-up round of ${WARMUP_S} s each), ${args.engine}; ` +
+      `node ${process.version}, ${load.cpus} CPUs, load ${load.before.join(', ')}`,
   );
   const dir = mkdtempSync(path.join(tmpdir(), 'subscope-bench-report-'));
   const cleanups: (() => Promise<void> | void)[] = [() => rmSync(dir, { recursive: true, force: true })];
@@ -265,13 +270,15 @@ async function main(): Promise<void> {
     const peerWire = await rawGet(peerUrl, { 'accept-encoding': ACCEPT_ENCODING });
     if (!peerWire.body.equals(wire.body)) throw new Error(`the static peer ${peerUrl} answered ${peerWire.body.length} bytes, not the report's ${wire.body.length}`);
 
-    const options = { connections: CONNECTIONS, durationS: DURATION_S, warmupS: WARMUP_S };
-    log(`load: ${CONNECTIONS} connections, ${DURATION_S} s each after ${WARMUP_S} s of warm-up (autocannon in this process; load ${loadAverage()})`);
-    const measure = async (name: string, url: string, withAuth: boolean) => {
+    log(`load: ${CONNECTIONS} connections (autocannon in this process; load ${loadAverage()})`);
+    /** One closed-loop run of `durationS` s on `url`, no warm-up of its own (the rounds have one). */
+    const measure = async (name: string, url: string, withAuth: boolean, durationS: number, warmupS = 0, warmupRound = false) => {
       let cpuBefore = 0;
       let clientBefore = process.cpuUsage();
       const result = await loadTest(url, {
-        ...options,
+        connections: CONNECTIONS,
+        durationS,
+        warmupS,
         headers: withAuth ? headers : { 'accept-encoding': ACCEPT_ENCODING },
         onMeasureStart: () => {
           cpuBefore = server.cpuMs();
@@ -280,53 +287,105 @@ async function main(): Promise<void> {
       });
       const cpuMs = server.cpuMs() - cpuBefore;
       const client = process.cpuUsage(clientBefore);
-      log(`${describeLoad(name, result, cpuMs)}; client (autocannon) CPU ${((client.user + client.system) / 1000 / Math.max(1, result.requests)).toFixed(2)} ms per request`);
-      mustAllSucceed(name, result);
+      // autocannon stops at the deadline with requests still queued in the server: one request
+      // to /health, answered once those are, keeps them out of the next contender's run.
+      const settleStarted = performance.now();
+      await rawGet(`${base}${API_PREFIX}/health`, {});
+      log(
+        `  ${describeLoad(name, result, cpuMs)}; client (autocannon) CPU ${((client.user + client.system) / 1000 / Math.max(1, result.requests)).toFixed(2)} ms per request; ` +
+          `the server answered /health ${Math.round(performance.now() - settleStarted)} ms after the run`,
+      );
+      if (!warmupRound) mustAllSucceed(name, result);
+      else if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name} (warm-up): ${result.non2xx} non-2xx answers and ${result.errors} errors`);
       return { result, cpuPerRequest: cpuMs / Math.max(1, result.requests) };
     };
-    const ours = await measure('GET by_secret', byUrl, true);
     // dist/ is the build's output folder: a build by another process (npm start, e2e) empties it.
-    if (!existsSync(peerFile)) {
+    const peerThere = () => {
+      if (existsSync(peerFile)) return;
       log(`  ${peerFile} is gone (dist/ was rebuilt by another process meanwhile): written again`);
       writeFileSync(peerFile, wire.body);
-    }
-    const peer = await measure('static file of the same bytes (peer)', peerUrl, false).catch((error: unknown) => {
-      if (!existsSync(peerFile)) throw new Error(`${(error as Error).message}: ${peerFile} was removed during the run (dist/ rebuilt by another process?)`, { cause: error });
-      throw error;
+    };
+    const oursRuns: Awaited<ReturnType<typeof measure>>[] = [];
+    const peerRuns: Awaited<ReturnType<typeof measure>>[] = [];
+    const warmupRounds = WARMUP_S > 0 ? 1 : 0;
+    const rounds = await alternateRounds({
+      contenders: [
+        {
+          name: 'api',
+          run: async (round) => {
+            const run = await measure('GET by_secret', byUrl, true, round < warmupRounds ? WARMUP_S : DURATION_S, 0, round < warmupRounds);
+            if (round >= warmupRounds) oursRuns.push(run);
+            return run.result.p99_ms;
+          },
+        },
+        {
+          name: 'peer',
+          run: async (round) => {
+            peerThere();
+            const run = await measure('static file of the same bytes (peer)', peerUrl, false, round < warmupRounds ? WARMUP_S : DURATION_S, 0, round < warmupRounds).catch((error: unknown) => {
+              if (!existsSync(peerFile)) throw new Error(`${(error as Error).message}: ${peerFile} was removed during the run (dist/ rebuilt by another process?)`, { cause: error });
+              throw error;
+            });
+            if (round >= warmupRounds) peerRuns.push(run);
+            return run.result.p99_ms;
+          },
+        },
+      ],
+      ratios: { api_ratio: ['api', 'peer'] },
+      rounds: ROUNDS,
+      warmupRounds,
+      load,
+      log,
+      digits: 0,
     });
-    const health = await measure('GET health (select 1)', `${base}${API_PREFIX}/health`, false);
+    const apiRatio = rounds.ratios.api_ratio as (typeof rounds.ratios)[string];
+    const health = await measure('GET health (select 1)', `${base}${API_PREFIX}/health`, false, DURATION_S, WARMUP_S);
     log(`  load average after: ${loadAverage()}; the server's peak RSS ${server.peakRssMb()} MB`);
+    // Per-round figures other than p99: their medians.
+    const mid = (runs: typeof oursRuns, pick: (run: (typeof oursRuns)[number]) => number) => median(runs.map(pick));
 
     // The browser.
     const browser = await launchChromium();
     cleanups.push(() => browser.close());
     log(`render: /reports/{secret} in Chromium ${browser.version()}, viewport ${VIEW_WIDTH}x${VIEW_HEIGHT}, until ${WANTED} section cards are drawn (1 cold run, ${WARM_RUNS} warm)`);
     const render = await measureRender(browser, { base, secret, token, wanted: WANTED, warmRuns: WARM_RUNS, viewport: { width: VIEW_WIDTH, height: VIEW_HEIGHT } }, log);
-    const renderMs = median(render.warm.map((run) => run.render_ms));
+    const renderWall = spread(render.warm.map((run) => run.render_ms));
+    const renderBusy = spread(render.warm.map((run) => run.main_thread_ms.task));
+    const renderCpu = spread(render.warm.map((run) => run.cpu_ms.main));
+    const renderProcessCpu = spread(render.warm.map((run) => run.cpu_ms.process));
+    log(
+      `render over ${WARM_RUNS} warm runs: wall ${describeSpread(renderWall, 0, ' ms', 'runs')}; main thread busy (TaskDuration) ${describeSpread(renderBusy, 0, ' ms', 'runs')}; ` +
+        `renderer main-thread CPU ${describeSpread(renderCpu, 0, ' ms', 'runs')}, all its threads ${describeSpread(renderProcessCpu, 0, ' ms', 'runs')}`,
+    );
     const files = await measureInitialJs(browser, base, IDLE_MS);
     const initialKb = round1(files.reduce((sum, file) => sum + file.gzipBytes, 0) / 1024);
     log(`initial JS of /sign_in (fresh context; until load + ${IDLE_MS} ms without requests; gzip level ${GZIP_LEVEL}): ${files.length} files, ${initialKb} KB gzipped, ${round1(files.reduce((sum, file) => sum + file.bytes, 0) / 1024)} KB raw`);
     for (const file of files) log(`  ${(file.gzipBytes / 1024).toFixed(1).padStart(7)} KB gz ${(file.bytes / 1024).toFixed(1).padStart(8)} KB raw  ${new URL(file.url).pathname}`);
 
+    const machine = load.finish();
     const result = {
       bench: 'report',
       sections: SECTIONS,
-      api_p99_ms: ours.result.p99_ms,
-      render_ms: Math.round(renderMs),
+      // Medians over the rounds (api, peer) and over the warm runs (render).
+      api_p99_ms: rounds.figures.api.median,
+      render_ms: Math.round(renderWall.median),
       initial_js_kb_gz: initialKb,
-      peer_p99_ms: peer.result.p99_ms,
-      api_ratio: round2(ours.result.p99_ms / Math.max(1, peer.result.p99_ms)),
-      api_p50_ms: ours.result.p50_ms,
-      api_mean_ms: ours.result.mean_ms,
-      api_rps: ours.result.rps,
-      api_requests: ours.result.requests,
-      api_non2xx: ours.result.non2xx,
-      api_errors: ours.result.errors,
+      peer_p99_ms: rounds.figures.peer.median,
+      api_ratio: round2(apiRatio.median),
+      api_ratio_spread: roundedSpread(apiRatio, 2),
+      api_p99_spread: roundedSpread(rounds.figures.api, 1),
+      peer_p99_spread: roundedSpread(rounds.figures.peer, 1),
+      api_p50_ms: mid(oursRuns, (run) => run.result.p50_ms),
+      api_mean_ms: round2(mid(oursRuns, (run) => run.result.mean_ms)),
+      api_rps: round1(mid(oursRuns, (run) => run.result.rps)),
+      api_requests: oursRuns.reduce((sum, run) => sum + run.result.requests, 0),
+      api_non2xx: oursRuns.reduce((sum, run) => sum + run.result.non2xx, 0),
+      api_errors: oursRuns.reduce((sum, run) => sum + run.result.errors, 0),
       api_single_ms: singleMs,
-      api_cpu_ms_per_request: round2(ours.cpuPerRequest),
-      peer_rps: peer.result.rps,
-      peer_non2xx: peer.result.non2xx,
-      peer_errors: peer.result.errors,
+      api_cpu_ms_per_request: round2(mid(oursRuns, (run) => run.cpuPerRequest)),
+      peer_rps: round1(mid(peerRuns, (run) => run.result.rps)),
+      peer_non2xx: peerRuns.reduce((sum, run) => sum + run.result.non2xx, 0),
+      peer_errors: peerRuns.reduce((sum, run) => sum + run.result.errors, 0),
       health_p99_ms: health.result.p99_ms,
       health_rps: health.result.rps,
       response_kb: round1(json.length / 1024),
@@ -335,8 +394,13 @@ async function main(): Promise<void> {
       compute_ms: Math.round(computeMs),
       render_cold_ms: render.cold.render_ms,
       render_warm_ms: render.warm.map((run) => run.render_ms),
+      render_spread: roundedSpread(renderWall, 0),
       render_data_ms: median(render.warm.map((run) => run.data_ms ?? 0)),
-      render_busy_ms: median(render.warm.map((run) => run.main_thread_ms.task)),
+      render_busy_ms: Math.round(renderBusy.median),
+      render_busy_spread: roundedSpread(renderBusy, 0),
+      render_cpu_ms: Math.round(renderCpu.median),
+      render_cpu_spread: roundedSpread(renderCpu, 0),
+      render_process_cpu_ms: Math.round(renderProcessCpu.median),
       viewport: `${VIEW_WIDTH}x${VIEW_HEIGHT}`,
       initial_js_files: files.length,
       gzip_level: GZIP_LEVEL,
@@ -344,9 +408,15 @@ async function main(): Promise<void> {
       connections: CONNECTIONS,
       duration_s: DURATION_S,
       engine: args.engine,
+      ...methodFields(rounds, machine),
+      warm_runs: WARM_RUNS,
     };
     const met = (key: keyof typeof TARGETS) => `${key} ${result[key]} (target <= ${TARGETS[key]}: ${result[key] <= TARGETS[key] ? 'met' : 'MISSED'})`;
-    log(`${met('api_p99_ms')}, ${met('render_ms')}, ${met('initial_js_kb_gz')}; api_ratio ${result.api_ratio} (by_secret p99 / static file of the same bytes p99)`);
+    log(
+      `${met('api_p99_ms')} (median of the rounds), ${met('render_ms')} (median of the warm runs), ${met('initial_js_kb_gz')}; ` +
+        `api_ratio (by_secret p99 / static file of the same bytes p99) median ${describeSpread(apiRatio, 2)}`,
+    );
+    log(load.describe());
     await cleanup();
     console.log(JSON.stringify(result));
   } finally {

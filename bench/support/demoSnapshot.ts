@@ -1,5 +1,7 @@
 import { DEMO_COST_ATTRIBUTE, DEMO_CUSTOMER_SEGMENTS, DEMO_PAYMENT_ATTRIBUTE, type DemoBusiness } from '../../server/demo/generate';
-import { createSnapshotBuilder, type AccountRow, type AccountSnapshot, type ExchangeRateRow } from '../../server/metrics/snapshot';
+import { createSnapshotBuilder } from '../../server/metrics/snapshot/builder';
+import { type AccountRow, type ExchangeRateRow } from '../../server/metrics/snapshot/rows';
+import { type AccountSnapshot } from '../../server/metrics/snapshot/columns';
 import { readEcbHistory } from '../../server/rates/ecbHistory';
 
 /**

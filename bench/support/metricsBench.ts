@@ -4,10 +4,11 @@ import type { SectionRequest } from '../../server/metrics/definitions/types';
 import type { MrrSeriesRequest, MrrSeriesResult, SegmentSeries } from '../../server/metrics/mrrSeries';
 import { dayFromIso } from '../../server/metrics/days';
 import type { DuckMrrRequest } from './duckdbMetrics';
+import { methodFields, roundTo, roundedSpread, type MachineLoad, type RoundsResult, type Spread } from './rounds';
 
 /**
  * What `npm run bench:metrics` measures, shared by the benchmark (bench/metrics.ts) and its
- * smoke test: the scales, the one computation both implementations run, the report, timing.
+ * smoke test: the scales, the one computation both implementations run, the report, the JSON line.
  */
 
 export type Scale = 'XS' | 'S' | 'M';
@@ -78,26 +79,6 @@ export function reportRequests(months: number): SectionRequest[] {
   }));
 }
 
-export interface Timing<T> {
-  result: T;
-  /** Every run's milliseconds, the warm-up first. */
-  runs: number[];
-  /** The best of the runs after the warm-up. */
-  bestMs: number;
-}
-
-/** One warm-up run, then `runs` timed runs; the best counts. */
-export async function bestOf<T>(runs: number, run: () => T | Promise<T>): Promise<Timing<T>> {
-  const times: number[] = [];
-  let result: T | undefined;
-  for (let k = 0; k <= runs; k++) {
-    const start = performance.now();
-    result = await run();
-    times.push(performance.now() - start);
-  }
-  return { result: result as T, runs: times, bestMs: Math.min(...times.slice(1)) };
-}
-
 const SERIES_KEYS = [
   'mrr',
   'customers',
@@ -134,8 +115,10 @@ export function sameDigest(a: SeriesDigest, b: SeriesDigest): boolean {
 export interface BenchLine {
   bench: 'metrics';
   scale: Scale;
+  /** Medians over the rounds. */
   ours_ms: number;
   duckdb_ms: number;
+  /** The median of the rounds' ours / duckdb. */
   ratio: number;
   report_ms: number;
   rss_mb: number;
@@ -144,23 +127,59 @@ export interface BenchLine {
   snapshot_postgres_ms: number | null;
   snapshot_pglite_tables_ms: number | null;
   snapshot_postgres_tables_ms: number | null;
+  /** The spread of the rounds' ratios, and of report / duckdb (its median the report's target). */
+  ratio_spread: Spread;
+  report_ratio: number;
+  report_ratio_spread: Spread;
+  /** Each contender's figures over the rounds, ms. */
+  ours_spread: Spread;
+  duckdb_spread: Spread;
+  report_spread: Spread;
+  rounds: number;
+  warmup_rounds: number;
+  orders: string[];
+  load: MachineLoad;
 }
 
-export function benchLine(values: Omit<BenchLine, 'bench' | 'ratio'>): string {
+export function benchLine(values: {
+  scale: Scale;
+  ours_ms: number;
+  duckdb_ms: number;
+  ratio: Spread;
+  report_ms: number;
+  report_ratio: Spread;
+  rss_mb: number;
+  equal: boolean;
+  snapshot_pglite_ms: number | null;
+  snapshot_postgres_ms: number | null;
+  snapshot_pglite_tables_ms: number | null;
+  snapshot_postgres_tables_ms: number | null;
+  rounds: RoundsResult<'ours' | 'report' | 'duckdb'>;
+  load: MachineLoad;
+}): string {
   const round = (value: number) => Math.round(value);
+  const orNull = (value: number | null) => (value === null ? null : round(value));
+  const method = methodFields(values.rounds, values.load);
   const line: BenchLine = {
     bench: 'metrics',
     scale: values.scale,
     ours_ms: round(values.ours_ms),
     duckdb_ms: round(values.duckdb_ms),
-    ratio: Math.round((values.ours_ms / values.duckdb_ms) * 1000) / 1000,
+    ratio: roundTo(values.ratio.median, 3),
     report_ms: round(values.report_ms),
     rss_mb: round(values.rss_mb),
     equal: values.equal,
-    snapshot_pglite_ms: values.snapshot_pglite_ms === null ? null : round(values.snapshot_pglite_ms),
-    snapshot_postgres_ms: values.snapshot_postgres_ms === null ? null : round(values.snapshot_postgres_ms),
-    snapshot_pglite_tables_ms: values.snapshot_pglite_tables_ms === null ? null : round(values.snapshot_pglite_tables_ms),
-    snapshot_postgres_tables_ms: values.snapshot_postgres_tables_ms === null ? null : round(values.snapshot_postgres_tables_ms),
+    snapshot_pglite_ms: orNull(values.snapshot_pglite_ms),
+    snapshot_postgres_ms: orNull(values.snapshot_postgres_ms),
+    snapshot_pglite_tables_ms: orNull(values.snapshot_pglite_tables_ms),
+    snapshot_postgres_tables_ms: orNull(values.snapshot_postgres_tables_ms),
+    ratio_spread: roundedSpread(values.ratio, 3),
+    report_ratio: roundTo(values.report_ratio.median, 3),
+    report_ratio_spread: roundedSpread(values.report_ratio, 3),
+    ours_spread: roundedSpread(values.rounds.figures.ours, 1),
+    duckdb_spread: roundedSpread(values.rounds.figures.duckdb, 1),
+    report_spread: roundedSpread(values.rounds.figures.report, 1),
+    ...method,
   };
   return JSON.stringify(line);
 }

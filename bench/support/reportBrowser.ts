@@ -1,4 +1,5 @@
 import { chromium, type Browser, type Response } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
 /**
@@ -44,6 +45,42 @@ export interface RenderRun {
   charts: number;
   /** Chromium's main-thread counters over the run (Performance.getMetrics deltas): all tasks, script, layout, style. */
   main_thread_ms: { task: number; script: number; layout: number; style: number };
+  /**
+   * CPU time (user + system, from /proc, 10 ms ticks) the renderer processes spent over the run:
+   * their main threads (`main`, the thread whose id is the process's) and all their threads
+   * (`process`: compositor, raster, GC helpers too). Time waiting for a CPU is not in it, so
+   * other work on the machine distorts it far less than `render_ms` or `task`.
+   */
+  cpu_ms: { main: number; process: number };
+}
+
+const TICK_MS = 1000 / Number(process.env.CLK_TCK ?? 100);
+
+/** utime + stime of a /proc stat file, ms; 0 when the process or thread is gone. */
+function statCpuMs(file: string): number {
+  try {
+    const fields = readFileSync(file, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
+}
+
+/** The renderer processes' CPU so far, by pid: main thread and whole process (Linux /proc; the pids from CDP's SystemInfo). */
+async function rendererCpu(cdp: { send: (method: 'SystemInfo.getProcessInfo') => Promise<{ processInfo: { type: string; id: number }[] }> }): Promise<Map<number, { main: number; process: number }>> {
+  const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
+  return new Map(processInfo.filter((p) => p.type === 'renderer').map((p) => [p.id, { main: statCpuMs(`/proc/${p.id}/task/${p.id}/stat`), process: statCpuMs(`/proc/${p.id}/stat`) }]));
+}
+
+function cpuSpent(before: Map<number, { main: number; process: number }>, after: Map<number, { main: number; process: number }>): { main: number; process: number } {
+  let main = 0;
+  let all = 0;
+  for (const [pid, now] of after) {
+    const then = before.get(pid) ?? { main: 0, process: 0 };
+    main += Math.max(0, now.main - then.main);
+    all += Math.max(0, now.process - then.process);
+  }
+  return { main: Math.round(main), process: Math.round(all) };
 }
 
 /**
@@ -75,15 +112,18 @@ export async function measureRender(
     // Main-thread time by kind (Chromium's own counters), to tell where a slow render goes.
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
+    const browserCdp = await browser.newBrowserCDPSession();
     const counters = async () => Object.fromEntries(((await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] }).metrics.map((m) => [m.name, m.value]));
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     const runs: RenderRun[] = [];
     for (let k = 0; k <= options.warmRuns; k++) {
       const before = await counters();
+      const cpuBefore = await rendererCpu(browserCdp);
       await page.goto(`${options.base}/reports/${options.secret}`, { waitUntil: 'commit' });
       let renderMs: number;
       let after: Record<string, number> = {};
+      let cpu = { main: 0, process: 0 };
       try {
         // The first `wanted` cards in page order, each drawn (not any `wanted` of them).
         const handle = await page.waitForFunction(
@@ -97,6 +137,7 @@ export async function measureRender(
         renderMs = (await handle.jsonValue()) as number;
         // Read at once, before more work piles up.
         after = await counters();
+        cpu = cpuSpent(cpuBefore, await rendererCpu(browserCdp));
       } catch (error) {
         const states = await page.evaluate((selector) => [...document.querySelectorAll(selector)].map((s) => s.getAttribute('data-chart-state')), SECTION_SELECTOR).catch(() => []);
         throw new Error(
@@ -125,14 +166,15 @@ export async function measureRender(
       }, options.wanted);
       const spent = (name: string) => Math.round(((after[name] ?? 0) - ((after[name] ?? 0) >= (before[name] ?? 0) ? (before[name] ?? 0) : 0)) * 1000);
       const mainThread = { task: spent('TaskDuration'), script: spent('ScriptDuration'), layout: spent('LayoutDuration'), style: spent('RecalcStyleDuration') };
-      const run: RenderRun = { render_ms: Math.round(renderMs), ...timing, drawn_ms: timing.drawn_ms.map((ms) => (ms === null ? null : Math.round(ms))), main_thread_ms: mainThread };
+      const run: RenderRun = { render_ms: Math.round(renderMs), ...timing, drawn_ms: timing.drawn_ms.map((ms) => (ms === null ? null : Math.round(ms))), main_thread_ms: mainThread, cpu_ms: cpu };
       run.data_ms = run.data_ms === null ? null : Math.round(run.data_ms);
       run.first_section_ms = run.first_section_ms === null ? null : Math.round(run.first_section_ms);
       run.dom_content_loaded_ms = Math.round(run.dom_content_loaded_ms);
       log(
         `  ${k === 0 ? 'cold' : `warm ${k}`}: ${options.wanted} sections drawn at ${run.render_ms} ms (DOMContentLoaded ${run.dom_content_loaded_ms} ms, ` +
           `report data arrived ${run.data_ms ?? '-'} ms, first section card ${run.first_section_ms ?? '-'} ms, cards drawn at ${run.drawn_ms.map((ms) => ms ?? '-').join(', ')} ms; ` +
-          `${run.charts} ApexCharts on the page by then; main thread busy ${mainThread.task} ms: script ${mainThread.script}, layout ${mainThread.layout}, style ${mainThread.style}; ${run.scripts} scripts)`,
+          `${run.charts} ApexCharts on the page by then; main thread busy ${mainThread.task} ms: script ${mainThread.script}, layout ${mainThread.layout}, style ${mainThread.style}; ` +
+          `renderer CPU ${cpu.main} ms on its main thread, ${cpu.process} ms in all its threads; ${run.scripts} scripts)`,
       );
       if (k === 0) log(`    scripts of the page (decoded KB, fetched by ms): ${run.script_files.map((f) => `${f.name} ${f.kb} KB @${f.end_ms}`).join(', ')}`);
       runs.push(run);

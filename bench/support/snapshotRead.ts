@@ -8,7 +8,7 @@ import { migrateToLatest } from '../../server/db/migrate';
 import { generateBusiness } from '../../server/demo/generate';
 import { seedDemoAccount } from '../../server/demo/seed';
 import { loadSnapshot } from '../../server/metrics/loadSnapshot';
-import type { AccountSnapshot } from '../../server/metrics/snapshot';
+import type { AccountSnapshot } from '../../server/metrics/snapshot/columns';
 import { loadEcbHistoryIfEmpty } from '../../server/rates/ecbHistory';
 import { copyDemoIntoPGlite, copyDemoIntoPostgres } from './bulkSeed';
 import { postgresDatabase } from './postgresDatabase';

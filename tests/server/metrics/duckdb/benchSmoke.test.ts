@@ -1,27 +1,75 @@
 import { describe, expect, it } from 'vitest';
 import { runBench } from '../../helpers/runBench';
 import { NOW, SCALES } from '../../../../bench/support/metricsBench';
+import { alternateRounds, ordersAlternate, spread } from '../../../../bench/support/rounds';
 import { measureSnapshotRead } from '../../../../bench/support/snapshotRead';
-import type { AccountSnapshot } from '../../../../server/metrics/snapshot';
+import type { AccountSnapshot } from '../../../../server/metrics/snapshot/columns';
 
 /**
- * `npm run bench:metrics` at a tiny scale (XS: 300 customers over 12 months), end to end:
- * generation, snapshot, our engine, the report, DuckDB and the snapshot read from PGlite on
- * disk (and from PostgreSQL when DATABASE_URL names a server), so the benchmark cannot rot.
+ * The benchmarks' shared method (bench/support/rounds.ts): contenders alternated in rounds,
+ * the order reversed every round, the warm-up dropped, the median ratio with its spread.
+ */
+describe('the benchmarks\' rounds', () => {
+  it('alternates the order every round, drops the warm-up and takes the median of the rounds\' ratios', async () => {
+    const calls: string[] = [];
+    // Round r: a takes 10 * (r + 1), b 5 * (r + 1) except in round 3 (a slow spell of the machine on b alone).
+    const result = await alternateRounds({
+      contenders: [
+        { name: 'a', run: (round) => (calls.push(`a${round}`), 10 * (round + 1)) },
+        { name: 'b', run: (round) => (calls.push(`b${round}`), round === 3 ? 100 : 5 * (round + 1)) },
+      ],
+      ratios: { ratio: ['a', 'b'] },
+      rounds: 4,
+    });
+    expect(calls).toEqual(['a0', 'b0', 'b1', 'a1', 'a2', 'b2', 'b3', 'a3', 'a4', 'b4']);
+    expect(result.orders).toEqual([['b', 'a'], ['a', 'b'], ['b', 'a'], ['a', 'b']]);
+    expect(ordersAlternate(result.orders)).toBe(true);
+    expect(ordersAlternate([['a', 'b'], ['a', 'b']])).toBe(false);
+    expect(result.values.a).toEqual([20, 30, 40, 50]);
+    expect(result.ratioValues.ratio).toEqual([2, 2, 0.4, 2]);
+    // The one disturbed round moves the median not at all, the mean a lot.
+    expect(result.ratios.ratio).toEqual({ median: 2, min: 0.4, q1: 1.6, q3: 2, max: 2, n: 4 });
+    expect(spread([3, 1, 2])).toEqual({ median: 2, min: 1, q1: 1.5, q3: 2.5, max: 3, n: 3 });
+  });
+});
+
+/**
+ * `npm run bench:metrics` at a tiny scale (XS: 300 customers over 12 months) and few rounds,
+ * end to end: generation, snapshot, our engine, the report and DuckDB in alternating rounds,
+ * the snapshot read from PGlite on disk (and from PostgreSQL when DATABASE_URL names a
+ * server), so the benchmark cannot rot.
  */
 
 describe('npm run bench:metrics', () => {
   it('runs every piece at scale XS and prints the JSON line last', async () => {
     const postgres = process.env.DATABASE_URL;
-    const { code, stdout, stderr } = await runBench('metrics.ts', ['--scale', 'XS', '--engines', postgres ? 'pglite,postgresql' : 'pglite', ...(postgres ? ['--postgres-url', postgres] : [])]);
+    const { code, stdout, stderr } = await runBench('metrics.ts', ['--scale', 'XS', '--rounds', '3', '--engines', postgres ? 'pglite,postgresql' : 'pglite', ...(postgres ? ['--postgres-url', postgres] : [])]);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const lines = stdout.trim().split('\n');
     const last = JSON.parse(lines.at(-1) as string) as Record<string, unknown>;
-    expect(Object.keys(last)).toEqual(['bench', 'scale', 'ours_ms', 'duckdb_ms', 'ratio', 'report_ms', 'rss_mb', 'equal', 'snapshot_pglite_ms', 'snapshot_postgres_ms', 'snapshot_pglite_tables_ms', 'snapshot_postgres_tables_ms']);
-    expect(last).toMatchObject({ bench: 'metrics', scale: 'XS', equal: true });
-    for (const key of ['ours_ms', 'duckdb_ms', 'ratio', 'report_ms', 'rss_mb', 'snapshot_pglite_ms', 'snapshot_pglite_tables_ms']) expect(last[key]).toBeTypeOf('number');
+    expect(Object.keys(last).slice(0, 12)).toEqual(['bench', 'scale', 'ours_ms', 'duckdb_ms', 'ratio', 'report_ms', 'rss_mb', 'equal', 'snapshot_pglite_ms', 'snapshot_postgres_ms', 'snapshot_pglite_tables_ms', 'snapshot_postgres_tables_ms']);
+    expect(last).toMatchObject({ bench: 'metrics', scale: 'XS', equal: true, rounds: 3, warmup_rounds: 1 });
+    for (const key of ['ours_ms', 'duckdb_ms', 'ratio', 'report_ms', 'report_ratio', 'rss_mb', 'snapshot_pglite_ms', 'snapshot_pglite_tables_ms']) expect(last[key]).toBeTypeOf('number');
     expect(last.duckdb_ms as number).toBeGreaterThan(0);
+    // The method: the median ratio within its spread over 3 rounds, the order reversed every round, the load recorded.
+    const ratio = last.ratio_spread as { median: number; min: number; q1: number; q3: number; max: number; n: number };
+    expect(ratio.n).toBe(3);
+    expect(ratio.median).toBe(last.ratio);
+    expect(ratio.min).toBeLessThanOrEqual(ratio.q1);
+    expect(ratio.q1).toBeLessThanOrEqual(ratio.median);
+    expect(ratio.median).toBeLessThanOrEqual(ratio.q3);
+    expect(ratio.q3).toBeLessThanOrEqual(ratio.max);
+    expect((last.report_ratio_spread as { n: number }).n).toBe(3);
+    expect(last.orders).toEqual(['duckdb,report,ours', 'ours,report,duckdb', 'duckdb,report,ours']);
+    const load = last.load as { cpus: number; before: number[]; after: number[]; during: number[] };
+    expect(load.cpus).toBeGreaterThan(0);
+    expect(load.before).toHaveLength(3);
+    expect(load.after).toHaveLength(3);
+    expect(load.during).toHaveLength(2);
+    expect(stdout).toMatch(/round 3\/3 \(duckdb, report, ours; load [\d.]+\): duckdb \d+, report \d+, ours \d+; ratio [\d.]+, report_ratio [\d.]+/);
+    expect(stdout).toMatch(/ratio \(ours \/ duckdb\): median [\d.]+ \(min-max [\d.]+-[\d.]+, IQR [\d.]+-[\d.]+, 3 rounds\)/);
+    expect(stdout).toMatch(/machine load: \d+ CPUs; load average \(1, 5, 15 min\) before/);
     expect(last.snapshot_postgres_ms === null).toBe(!postgres);
     expect(last.snapshot_postgres_tables_ms === null).toBe(!postgres);
     expect(stdout).toContain('equal: every month, series, total and product agree to the minor unit');

@@ -6,7 +6,9 @@ import type { ItemType } from '../../../../server/db/schema';
 import { generateBusiness, type DemoBusiness } from '../../../../server/demo/generate';
 import { dayFromIso } from '../../../../server/metrics/days';
 import { computeMrrSeries, type MrrSeriesResult } from '../../../../server/metrics/mrrSeries';
-import { buildSnapshot, type AccountRow, type AccountSnapshot, type ExchangeRateRow } from '../../../../server/metrics/snapshot';
+import { buildSnapshot } from '../../../../server/metrics/snapshot/builder';
+import { type AccountRow, type ExchangeRateRow } from '../../../../server/metrics/snapshot/rows';
+import { type AccountSnapshot } from '../../../../server/metrics/snapshot/columns';
 
 /**
  * The engine against a second, independent implementation of MRR and movements in DuckDB SQL
