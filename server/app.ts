@@ -114,7 +114,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       info: {
         title: 'Subscope API',
         version: APP_VERSION,
-        description: 'HTTP API v11 of Subscope. Errors use the shape {errors: [{source: {pointer}, detail, title, code, status}]}.',
+        description:
+          'HTTP API v11 of Subscope. Errors use the shape {errors: [{source: {pointer}, detail, title, code, status}]}. ' +
+          'Money is whole minor units of the currency named beside it (cents for USD: 123456 is $1,234.56; yen have none), ' +
+          'rates and shares are fractions (0.05 = 5 %), days are YYYY-MM-DD and instants ISO 8601 in UTC. ' +
+          'In a report section a series has one data point per period of `periods` (a cohort row: its initial cell, then one per period from its cohort on); in mrr_movements contraction and churn are negative.',
       },
       servers: [{ url: API_PREFIX }],
       components: {

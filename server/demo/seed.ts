@@ -75,6 +75,8 @@ function randomToken(length: number): string {
 /** The demo account's reports: library templates, over the last 24 months. */
 const DEMO_REPORT_TEMPLATES = ['business_overview', 'customer_success_overview'] as const;
 const DEMO_REPORT_MONTHS = 24;
+/** The key numbers pinned on each demo report (those of its sections, in this order). */
+export const DEMO_KEY_NUMBERS = ['mrr', 'customers', 'arpa', 'customer_churn_rate', 'net_revenue_retention'] as const;
 
 /** An application id: prefix + 12 characters. */
 function newId(prefix: string): string {
@@ -326,7 +328,7 @@ export async function seedDemoAccount(db: Kysely<DB>, options: SeedDemoOptions):
     for (const template of DEMO_REPORT_TEMPLATES) {
       const found = REPORT_TEMPLATES.find((t) => t.id === template);
       if (!found) continue;
-      await insertReport(trx, {
+      const report = await insertReport(trx, {
         accountId,
         ownerUserId: userId,
         title: `${today.slice(0, 7)} ${found.name_suffix}`,
@@ -334,6 +336,21 @@ export async function seedDemoAccount(db: Kysely<DB>, options: SeedDemoOptions):
         period: periodEndingIn(month, DEMO_REPORT_MONTHS),
         today: month,
       });
+      // A few key numbers, so the demo's strip shows what a report's strip is for.
+      const sections = await trx
+        .selectFrom('report_sections')
+        .select(['id', 'definition_id'])
+        .where('account_id', '=', accountId)
+        .where('report_id', '=', report.id)
+        .orderBy('position')
+        .execute();
+      const pinned = DEMO_KEY_NUMBERS.flatMap((definitionId) => sections.filter((section) => section.definition_id === definitionId).slice(0, 1));
+      if (pinned.length > 0) {
+        await trx
+          .insertInto('key_numbers')
+          .values(pinned.map((section, position) => ({ account_id: accountId, report_id: report.id, section_id: section.id, definition_id: section.definition_id, position })))
+          .execute();
+      }
     }
     await step('reports', DEMO_REPORT_TEMPLATES.length);
   });

@@ -33,6 +33,7 @@ export const RATE_RULES: Record<string, RateRule> = {
   // Token sign-in (the SPA's /sign_in_via_token reads GET /users/me with the token).
   'GET /users/me': { max: 300, windowMs: 5 * MINUTE, scope: 'ip' },
   'GET /demo': { max: 300, windowMs: 5 * MINUTE, scope: 'ip' },
+  'GET /demo/report': { max: 300, windowMs: 5 * MINUTE, scope: 'ip' },
   // Recomputations: in another currency for one answer, or stored.
   'PUT /business_reports/:id/settings': { max: 30, windowMs: 10 * MINUTE, scope: 'user' },
   'POST /business_reports/:id/refresh': { max: 30, windowMs: 10 * MINUTE, scope: 'user' },

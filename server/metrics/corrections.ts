@@ -1,6 +1,6 @@
 import type { CorrectionsHandling } from '../db/schema';
 import { DAY_NEVER_AFTER, DAY_NEVER_BEFORE } from './days';
-import type { RecordColumns } from './snapshot';
+import type { RecordColumns } from './snapshot/columns';
 
 /**
  * Which payment versions count, and on which measurement days (METRICS.md section 6,

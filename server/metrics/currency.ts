@@ -1,7 +1,7 @@
 import type { TakeExchangeRatesFrom } from '../db/schema';
 import { firstDayOfMonth, isoFromDay, monthOfDay } from './days';
 import type { MetricsSettings } from './settings';
-import type { AccountSnapshot } from './snapshot';
+import type { AccountSnapshot } from './snapshot/columns';
 
 /**
  * Conversion into the report currency (METRICS.md section 5). A converter answers "how many

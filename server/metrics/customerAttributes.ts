@@ -1,5 +1,5 @@
 import { DAY_NEVER_BEFORE } from './days';
-import type { CustomerColumns, CustomerSegmentColumns } from './snapshot';
+import type { CustomerColumns, CustomerSegmentColumns } from './snapshot/columns';
 
 /**
  * The value of a customer attribute that applies to a customer in a month. A row is in force

@@ -6,7 +6,8 @@ import { buildTimeline, type Timeline } from './periods';
 import type { MrrPieces } from './pieceColumns';
 import { buildMrrPieces } from './pieces';
 import { resolveMetricsSettings, type MetricsSettings, type ReportSettingsInput } from './settings';
-import { ITEM_METERED, ITEM_ONE_TIME, ITEM_RECURRING, type AccountSnapshot } from './snapshot';
+import { ITEM_METERED, ITEM_ONE_TIME, ITEM_RECURRING } from './snapshot/rows';
+import { type AccountSnapshot } from './snapshot/columns';
 
 /**
  * Customer-level figures (METRICS.md section 10) for the customer drawer: MRR now, recognized

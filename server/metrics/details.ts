@@ -12,7 +12,7 @@ import { mainPaymentOnDay, mrrOnDay, newMrrWhenOccurred, productsOnDay, runStart
 import type { MovementBuffers } from './movements';
 import type { Timeline } from './periods';
 import { CustomerGroupResolver, type Segmenter } from './segments';
-import type { AccountSnapshot } from './snapshot';
+import type { AccountSnapshot } from './snapshot/columns';
 
 /**
  * Drill-down (METRICS.md section 9): the customers (or costs, deals) behind a data point,
@@ -319,8 +319,12 @@ class Drill {
     return this.movements(series, segmenter, groupOf);
   }
 
-  /** Decorates a unit's row with its products and the payments at both ends of the movement. */
-  private unitDecorator(entries: ReadonlyMap<string, UnitEntry> | null): Decorate {
+  /**
+   * Decorates a unit's row with its products and, for a movement (`ends`), the payments at both
+   * ends of it. A stock (MRR, customers, ARR, ARPA, LTV: what a unit has at the point) has no
+   * ends: its rows carry `movement_from`/`movement_to` null, and the dialog shows only the value.
+   */
+  private unitDecorator(entries: ReadonlyMap<string, UnitEntry> | null, ends = true): Decorate {
     const { snapshot, timeline, t } = this;
     const context = this.cells();
     return (row) => {
@@ -331,7 +335,7 @@ class Drill {
       const before = t > 0 ? (timeline.measureDay[t - 1] as number) : after;
       const payingNow = entry ? entry.mrrAfter > 0 : true;
       out.subscriptions = productsOnDay(snapshot, context.pieces, row.item, payingNow ? after : before, inSegment).map((product_key) => ({ product_key }));
-      if (entry) {
+      if (entry && ends) {
         out.movement_from = { id: mainPaymentOnDay(snapshot, context.pieces, row.item, before, inSegment), monthly_amount: entry.mrrBefore };
         out.movement_to = { id: mainPaymentOnDay(snapshot, context.pieces, row.item, after, inSegment), monthly_amount: entry.mrrAfter };
       }
@@ -374,6 +378,7 @@ class Drill {
       const mine = entries.filter((e) => e.group === g);
       const byUnit = new Map(mine.map((e) => [String(e.unit), e]));
       const decorate = this.unitDecorator(byUnit);
+      const stock = this.unitDecorator(byUnit, false);
       const B = (field: keyof MovementBuffers, position: number): number => (position >= 0 && position < P && g >= 0 ? ((pass.buffers[field] as Float64Array)[g * P + position] as number) : 0);
       const rowsOf = (include: (e: UnitEntry) => boolean, value: (e: UnitEntry) => number): Row[] => mine.filter(include).map((e) => ({ item: e.unit, value: value(e), quantity: 0 }));
       const prev = this.label(t - 1);
@@ -384,7 +389,7 @@ class Drill {
         case 'customers': {
           const rows = paying();
           const quantity = plan.category === 'units' || this.withQuantities ? this.quantities(rows, byUnit) : null;
-          return customerPayload(rows, limit, decorate, {
+          return customerPayload(rows, limit, stock, {
             total_quantity: quantity,
             calculation_details: [
               { name: `MRR at ${this.measureLabel(t)}`, value: B('mrr', t) },
@@ -394,10 +399,10 @@ class Drill {
         }
         case 'arr': {
           const rows = paying().map((row) => ({ ...row, value: row.value * 12 }));
-          return customerPayload(rows, limit, decorate, { calculation_details: [{ name: `MRR at ${this.measureLabel(t)}`, value: B('mrr', t) }, { name: 'Months', value: 12 }, { name: 'ARR', value: B('mrr', t) * 12 }] });
+          return customerPayload(rows, limit, stock, { calculation_details: [{ name: `MRR at ${this.measureLabel(t)}`, value: B('mrr', t) }, { name: 'Months', value: 12 }, { name: 'ARR', value: B('mrr', t) * 12 }] });
         }
         case 'arpa':
-          return customerPayload(paying(), limit, decorate, {
+          return customerPayload(paying(), limit, stock, {
             calculation_details: [
               { name: `MRR at ${this.measureLabel(t)}`, value: B('mrr', t) },
               { name: 'Paying customers', value: B('customers', t) },
@@ -409,7 +414,7 @@ class Drill {
           const defined = rates.map((r) => r.value).filter((v): v is number => v !== null);
           const mean = defined.length === 0 ? 0 : defined.reduce((sum, v) => sum + v, 0) / defined.length;
           const arpa = rate(B('mrr', t), B('customers', t));
-          return customerPayload(paying(), limit, decorate, {
+          return customerPayload(paying(), limit, stock, {
             calculation_details: [
               { name: `MRR at ${this.measureLabel(t)}`, value: B('mrr', t) },
               { name: 'Paying customers', value: B('customers', t) },
@@ -439,7 +444,7 @@ class Drill {
               { name: `Paying customers at ${this.measureLabel(t - 1)}`, value: base },
               { name: 'Customer churn rate', value: rate(churned, base) },
             ],
-            additional_lists: [customerList(`Paying customers at ${this.measureLabel(t - 1)}`, rowsOf((e) => e.before.customers > 0, (e) => e.before.mrr), limit, decorate)],
+            additional_lists: [customerList(`Paying customers at ${this.measureLabel(t - 1)}`, rowsOf((e) => e.before.customers > 0, (e) => e.before.mrr), limit, stock)],
           });
         }
         case 'gross_mrr_churn_rate': {

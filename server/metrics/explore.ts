@@ -8,7 +8,7 @@ import { computeDetails, type DetailsRequest } from './details';
 import type { PeriodResult } from './definitions/types';
 import { buildMrrPieces } from './pieces';
 import { resolveMetricsSettings } from './settings';
-import type { AccountSnapshot } from './snapshot';
+import type { AccountSnapshot } from './snapshot/columns';
 
 /**
  * Explore (the scatter chart of customers behind a data point, METRICS.md section 10): for

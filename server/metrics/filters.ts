@@ -2,7 +2,8 @@ import type { ItemType } from '../db/schema';
 import { valueAt, valueChangeMonths } from './customerAttributes';
 import { DAY_NEVER_BEFORE, firstDayOfMonth } from './days';
 import { emptyPieces, growPieces, indexUnits, type MrrPieces } from './pieceColumns';
-import { ITEM_TYPES, type AccountSnapshot, type CustomerSegmentColumns } from './snapshot';
+import { ITEM_TYPES } from './snapshot/rows';
+import { type AccountSnapshot, type CustomerSegmentColumns } from './snapshot/columns';
 
 /**
  * A report filter (METRICS.md section 8) restricts every section to matching customers or

@@ -2,7 +2,9 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/database';
 import type { DB, DiscountKind, ItemType } from '../db/schema';
 import { probeStoredCopy, readStoredCopy, writeStoredCopy } from './snapshotStore';
-import { ITEM_TYPES, createSnapshotBuilder, SnapshotError, type AccountSnapshot, type CustomerRow, type RawSnapshotSink } from './snapshot';
+import { ITEM_TYPES, SnapshotError, type CustomerRow } from './snapshot/rows';
+import { createSnapshotBuilder, type RawSnapshotSink } from './snapshot/builder';
+import { type AccountSnapshot } from './snapshot/columns';
 
 /**
  * Reads one account into an AccountSnapshot: one pass over each table, every tenant query

@@ -2,7 +2,7 @@ import type { Converter } from './currency';
 import { roundHalfEven } from './money';
 import { dayPositions, periodLastDay, periodOfDay, positionAtOrAfter, type DayPositions, type Timeline } from './periods';
 import type { MrrPieces } from './pieceColumns';
-import type { RecordColumns } from './snapshot';
+import type { RecordColumns } from './snapshot/columns';
 
 /**
  * MRR at every period's measure day (METRICS.md sections 2 and 3) of one row: a counted unit

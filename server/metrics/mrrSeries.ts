@@ -8,7 +8,7 @@ import type { MrrPieces } from './pieceColumns';
 import { buildMrrPieces } from './pieces';
 import { CustomerGroupResolver, customerGroupsPaidBefore, pieceGroups, type Segmenter } from './segments';
 import { resolveMetricsSettings, type MetricsSettings, type ReportSettingsInput } from './settings';
-import type { AccountSnapshot } from './snapshot';
+import type { AccountSnapshot } from './snapshot/columns';
 
 /**
  * MRR and its movements for a report range, for the total and every requested segmenter, in

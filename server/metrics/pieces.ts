@@ -4,7 +4,8 @@ import { applyReportFilter, type ReportFilter } from './filters';
 import { allocateProportionally } from './money';
 import { emptyPieces, indexUnits, type MrrPieces } from './pieceColumns';
 import type { MetricsSettings } from './settings';
-import { ITEM_METERED, ITEM_RECURRING, type AccountSnapshot } from './snapshot';
+import { ITEM_METERED, ITEM_RECURRING } from './snapshot/rows';
+import { type AccountSnapshot } from './snapshot/columns';
 
 /**
  * Builds the MRR pieces of a computation, in this order: versions in force (corrections) ->

@@ -4,7 +4,8 @@ import { monthOfDay } from './days';
 import { pieceValueOn } from './mrr';
 import { periodLastDay, periodOfDay, type Timeline } from './periods';
 import type { MrrPieces } from './pieceColumns';
-import { ITEM_TYPES, type AccountSnapshot, type CustomerSegmentColumns } from './snapshot';
+import { ITEM_TYPES } from './snapshot/rows';
+import { type AccountSnapshot, type CustomerSegmentColumns } from './snapshot/columns';
 
 /**
  * Segmenters (METRICS.md section 8) split a customer-level series into segments that add up

@@ -19,7 +19,7 @@ import { computeDetails, type DetailsRequest, type DetailsResult } from './detai
 import { computeExplore, type ExploreRequest, type ExploreResult } from './explore';
 import { loadSnapshot } from './loadSnapshot';
 import type { ValueBucket, ValueMapping } from './segments';
-import type { AccountSnapshot } from './snapshot';
+import type { AccountSnapshot } from './snapshot/columns';
 
 /**
  * The metrics engine behind the API: account snapshots loaded once and kept in memory (an LRU

@@ -1,5 +1,5 @@
 import type { CorrectionsHandling, TakeExchangeRatesFrom } from '../db/schema';
-import type { SnapshotAccount } from './snapshot';
+import type { SnapshotAccount } from './snapshot/columns';
 
 /**
  * Every setting that changes a number (METRICS.md sections 1, 2, 5 and 6), resolved from the

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import v8 from 'node:v8';
 import type { BinaryColumn, Database } from '../db/database';
 import { KeyIndex, type KeyIndexState } from './keyIndex';
-import type { AccountSnapshot } from './snapshot';
+import type { AccountSnapshot } from './snapshot/columns';
 
 /**
  * The stored copy of each account's built snapshot (migration 0004, docs/metrics.md "Reading the

@@ -42,13 +42,17 @@ import { periodEndingIn, rangeError, showsCurrentMonth, type ReportPeriod } from
 /** Months a new report shows, ending with the current month. */
 export const NEW_REPORT_MONTHS = 12;
 export const UNKNOWN_DEFINITION = 'There is no chart of this kind';
+export const NO_DEMO_REPORT = 'There is no demo report on this server';
 
-const PeriodSchema = Type.Object({
-  start_year: Type.Integer({ minimum: 1900, maximum: 9999 }),
-  start_month: Type.Integer({ minimum: 1, maximum: 12 }),
-  end_year: Type.Integer({ minimum: 1900, maximum: 9999 }),
-  end_month: Type.Integer({ minimum: 1, maximum: 12 }),
-});
+const PeriodSchema = Type.Object(
+  {
+    start_year: Type.Integer({ minimum: 1900, maximum: 9999 }),
+    start_month: Type.Integer({ minimum: 1, maximum: 12, description: '1 = January' }),
+    end_year: Type.Integer({ minimum: 1900, maximum: 9999 }),
+    end_month: Type.Integer({ minimum: 1, maximum: 12, description: '1 = January' }),
+  },
+  { description: 'A report’s range: its first and last month, both shown' },
+);
 
 const RecalculationStatusSchema = Type.Union([Type.Literal('recalculated'), Type.Literal('recalculating'), Type.Literal('failed')]);
 const FreshnessSchema = Type.Union([Type.Literal('fresh'), Type.Literal('stale')], { description: 'stale once the account’s data changed after the last recalculation' });
@@ -77,14 +81,27 @@ const SettingsSchema = Type.Object({
   currency: Type.Union([Type.String({ pattern: '^[A-Z]{3}$' }), Type.Null()], { description: 'null: the account’s currency' }),
 });
 
-const DataPointSchema = Type.Object({
-  time: Type.String({ description: 'First day of the period (a cohort cell: of cohort + k)' }),
-  value: Type.Union([Type.Number(), Type.Null()]),
-  count: Type.Optional(Type.Number()),
-  quantity: Type.Optional(Type.Number()),
-  amount: Type.Optional(Type.Number()),
-  column: Type.Optional(Type.Union([Type.Literal('initial'), Type.Integer()])),
-});
+const DataPointSchema = Type.Object(
+  {
+    time: Type.String({ description: 'YYYY-MM-DD: the first day of the period (a cohort cell: of the period cohort + `column`; the initial cell: of the cohort period)' }),
+    value: Type.Union([Type.Number(), Type.Null()], {
+      description:
+        'In the section’s `unit`: money as whole minor units of the section’s `currency` (cents: 123456 USD is $1,234.56), rates and shares as fractions (0.05 = 5 %), counts, ratios. ' +
+        'In mrr_movements contraction and churn are negative and the other components positive, so they add up to `net`; churned customers and churned MRR elsewhere are positive. ' +
+        'A cohort cell is a fraction of its cohort’s initial value (1 = 100 %); the initial cell is the initial value itself. ' +
+        'null where the number is undefined (a rate over 0, growth after 0, a moving average without three points).',
+    }),
+    count: Type.Optional(Type.Number({ description: 'Customers (or costs, deals) behind the value, where the definition counts them; positive for every movement' })),
+    quantity: Type.Optional(Type.Number({ description: 'Item quantities behind the value (the units data category, revenue sections)' })),
+    amount: Type.Optional(Type.Number({ description: 'Cohort cells: the cohort’s MRR at that column, in minor units (the initial cell: its new MRR)' })),
+    column: Type.Optional(
+      Type.Union([Type.Literal('initial'), Type.Integer()], {
+        description: "Cohort cells: 'initial' (the cohort’s new MRR, or its size for customer cohorts), then k = 0, 1, 2 … for k periods after the cohort period (0: at its end)",
+      }),
+    ),
+  },
+  { description: 'One period of a series' },
+);
 
 const SegmentSchema = Type.Object({
   id: Type.String(),
@@ -93,22 +110,31 @@ const SegmentSchema = Type.Object({
   grouped_segment_names: Type.Array(Type.String()),
   series: Type.Array(
     Type.Object({
-      name: Type.String(),
-      segment_value: Type.Optional(Type.String()),
-      component: Type.Optional(Type.String()),
-      data_points: Type.Array(DataPointSchema),
+      name: Type.String({ description: 'As the legend shows it: the definition’s name, a component’s name, or “segment value · component”' }),
+      segment_value: Type.Optional(Type.String({ description: 'The segment value of this series (not on the total segment); “Other” last, so the values add up to the total' })),
+      component: Type.Optional(
+        Type.String({
+          description:
+            'The part of a multi-series definition: in mrr_movements new_business, expansion, reactivation, contraction, churn, fx_adjustment (only when the account matches movements by currency; not in the counts category) and net; ' +
+            'in a cohort table the cohort’s period label (one series per cohort, one point per column); in deals the stage',
+        }),
+      ),
+      data_points: Type.Array(DataPointSchema, { description: 'One per period of the range, oldest first (a cohort row: its initial cell, then columns 0, 1, …)' }),
     }),
   ),
-});
+}, { description: 'A segmenter’s view of the section: the total (one series per component), or one series per segment value and component' });
 
-const PeriodResultSchema = Type.Object({
-  label: Type.String(),
-  first_day: Type.String(),
-  last_day: Type.String(),
-  measure_day: Type.String(),
-  current: Type.Boolean(),
-  complete: Type.Boolean(),
-});
+const PeriodResultSchema = Type.Object(
+  {
+    label: Type.String({ description: "Week '2025-W01' (ISO 8601, Monday to Sunday), month '2025-01', quarter '2025-Q1', year '2025'" }),
+    first_day: Type.String({ description: 'YYYY-MM-DD' }),
+    last_day: Type.String({ description: 'YYYY-MM-DD' }),
+    measure_day: Type.String({ description: 'YYYY-MM-DD: the day stocks (MRR, customers) are measured: the last day, or today for the current period' }),
+    current: Type.Boolean({ description: 'The period holds today' }),
+    complete: Type.Boolean({ description: 'The period is over (its last day is before today)' }),
+  },
+  { description: 'One period of the section’s resolution, in the order of every series’ data points' },
+);
 
 const SectionSchema = Type.Object({
   id: Type.String(),
@@ -127,11 +153,24 @@ const SectionSchema = Type.Object({
   recalculation_status: RecalculationStatusSchema,
   error: Type.Union([Type.String(), Type.Null()]),
   computed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  unit: Type.Union([Type.String({ description: 'minor_units, fraction, ratio, count or units' }), Type.Null()]),
-  currency: Type.Union([Type.String(), Type.Null()]),
+  unit: Type.Union(
+    [Type.String({ description: 'minor_units (whole minor units of `currency`: cents for USD), fraction (0.05 = 5 %), ratio, count or units' }), Type.Null()],
+    { description: 'The unit of every value of the section; null before its first computation' },
+  ),
+  currency: Type.Union([Type.String(), Type.Null()], { description: 'ISO 4217: the currency of money values (the report’s)' }),
   periods: Type.Array(PeriodResultSchema),
-  segments: Type.Array(SegmentSchema),
-  key_number: Type.Union([Type.Object({ value: Type.Union([Type.Number(), Type.Null()]), kind: Type.String(), time: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
+  segments: Type.Array(SegmentSchema, { description: 'The total first (is_total), then one per segmenter of the section' }),
+  key_number: Type.Union(
+    [
+      Type.Object({
+        value: Type.Union([Type.Number(), Type.Null()], { description: 'The total’s value at the last complete period of the range, in `unit`' }),
+        kind: Type.String({ description: 'currency, percent or other' }),
+        time: Type.Union([Type.String(), Type.Null()], { description: 'YYYY-MM-DD: first day of that period; null when no period of the range is complete' }),
+      }),
+      Type.Null(),
+    ],
+    { description: 'null for cohort tables and before the first computation' },
+  ),
 });
 
 const ReportSchema = Type.Composite([
@@ -221,11 +260,15 @@ export const businessReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['reports'],
         operationId: 'createReport',
-        summary: 'Creates a report of the given sections over the last 12 months, and starts computing it',
+        summary: 'Creates a report of the given sections over `period` (default the last 12 months), and starts computing it',
+        description:
+          '`period` is optional and follows the rules of PUT /business_reports/{id}: not past the current month, from not after to, at least 3 and at most 72 months; ' +
+          'a range that breaks one is 422 at /period with the rule’s message. A range that does not show the current month creates the report with auto refresh off.',
         security: BEARER,
         body: Type.Object({
           title: Type.String({ maxLength: 200 }),
           sections: Type.Array(Type.Object({ definition_id: Type.String({ maxLength: 64 }) }), { maxItems: 60 }),
+          period: Type.Optional(PeriodSchema),
         }),
         response: { 201: Type.Object({ id: Type.String(), secret: Type.String() }), ...errorResponses(400, 401, 403, 422) },
       },
@@ -233,14 +276,17 @@ export const businessReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const auth = authOf(request);
       const unknown = request.body.sections.flatMap((section, k) => (findDefinition(section.definition_id) ? [] : [{ detail: UNKNOWN_DEFINITION, source: { pointer: `/sections/${k}/definition_id` } }]));
-      if (unknown.length > 0) throw new ApiError(422, unknown);
       const today = todayOf(app.now());
+      const { period } = request.body;
+      const problem = period ? rangeError(period, today) : null;
+      if (problem) unknown.push({ detail: problem, source: { pointer: '/period' } });
+      if (unknown.length > 0) throw new ApiError(422, unknown);
       const created = await createReport(db, {
         accountId: auth.accountId,
         ownerUserId: auth.userId,
         title: request.body.title,
         definitionIds: request.body.sections.map((section) => section.definition_id),
-        period: periodEndingIn(today, NEW_REPORT_MONTHS),
+        period: period ?? periodEndingIn(today, NEW_REPORT_MONTHS),
         today,
       });
       await app.reports.start(auth.accountId, created.id);
@@ -292,6 +338,33 @@ export const businessReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const report = await reportStampBySecret(db, request.query.token);
       if (!report?.is_demo) throw ApiError.of(404, REPORT_NOT_FOUND);
       return sendReport(request, reply as FastifyReply, report, false);
+    },
+  );
+
+  app.get(
+    '/demo/report',
+    {
+      schema: {
+        tags: ['reports'],
+        operationId: 'getDemoReportLink',
+        summary: 'Which report the public demo shows: the demo account’s first report (Getting started opens /demo/{secret})',
+        description: '404 when this server has no demo account (SEED_DEMO=false).',
+        security: [],
+        response: { 200: Type.Object({ secret: Type.String(), title: Type.String() }), ...errorResponses(404) },
+      },
+    },
+    async () => {
+      const found = await db
+        .selectFrom('business_reports as r')
+        .innerJoin('accounts as a', 'a.id', 'r.account_id')
+        .select(['r.secret', 'r.title'])
+        .where('a.is_demo', '=', true)
+        .orderBy('r.created_at')
+        .orderBy('r.id')
+        .limit(1)
+        .executeTakeFirst();
+      if (!found) throw ApiError.of(404, NO_DEMO_REPORT);
+      return found;
     },
   );
 

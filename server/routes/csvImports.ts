@@ -1,5 +1,4 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
-import type { Kysely } from 'kysely';
 import {
   CSV_IMPORT_MAX_FILE_BYTES,
   CSV_IMPORT_COLUMN_ORDER,
@@ -9,14 +8,14 @@ import {
 } from '../../models/constants';
 import { authOf } from '../auth/plugin';
 import { BEARER, ErrorSchema, errorResponses } from '../auth/schemas';
-import type { DB } from '../db/schema';
 import { ApiError, errorBody } from '../http/errors';
-import { importAuditLog, setImportStatus } from '../imports/auditLog';
+import type { AuditEntry } from '../imports/auditLog';
 import type { StoredMapping } from '../imports/subscriptionImport';
 import type { FileFacts } from '../imports/staging';
 import { expired, NO_DATA_ROWS, UPLOAD_EXPIRED } from '../imports/messages';
-import { discard, receiveCsvUpload } from '../imports/upload';
+import { receiveCsvUpload } from '../imports/upload';
 import { FIELD_LABELS, looksLikeHeader } from '../imports/subscriptionRows';
+import { subscriptionImportsRepository, type SubscriptionImportsRepository } from '../repositories/subscriptionImports';
 
 /**
  * The subscription CSV import (docs/imports.md):
@@ -25,7 +24,6 @@ import { FIELD_LABELS, looksLikeHeader } from '../imports/subscriptionRows';
  * Both stream the file into staged rows; a job validates and commits them (server/imports/).
  */
 
-export { EMPTY_FILE, fileTooLarge, NO_DATA_ROWS, NO_FILE, ONLY_CSV } from '../imports/upload';
 export const IMPORT_NOT_FOUND = 'Import not found';
 export const MAPPING_INCOMPLETE = `Subscription import requires mapping of ${SUBSCRIPTION_CSV_REQUIRED_FIELDS.join(', ')}`;
 export const NOT_IN_PREVIEW = 'This import is not waiting for its mapping';
@@ -96,8 +94,8 @@ const FinalizeSchema = Type.Object({
 
 type ImportRow = Awaited<ReturnType<typeof findImport>>;
 
-async function findImport(db: Kysely<DB>, accountId: string, id: string) {
-  const found = await db.selectFrom('imports').selectAll().where('account_id', '=', accountId).where('id', '=', id).where('kind', '=', 'subscriptions').executeTakeFirst();
+async function findImport(imports: SubscriptionImportsRepository, id: string) {
+  const found = await imports.find(id);
   if (!found) throw ApiError.of(404, IMPORT_NOT_FOUND);
   return found;
 }
@@ -112,7 +110,7 @@ function shortRows(facts: FileFacts, delimiter: string) {
   }));
 }
 
-function view(found: NonNullable<ImportRow>, audit: Awaited<ReturnType<typeof importAuditLog>>) {
+function view(found: NonNullable<ImportRow>, audit: AuditEntry[]) {
   const stored = (found.result ?? {}) as Record<string, unknown>;
   const failures = (stored.failures as { row_number: number; row: string; message: string }[] | undefined) ?? [];
   return {
@@ -164,13 +162,13 @@ export const csvImportRoutes: FastifyPluginAsyncTypebox<CsvImportRoutesOptions> 
     },
     async (request, reply) => {
       const { accountId, userId } = authOf(request);
-      const db = app.db.kysely;
+      const imports = subscriptionImportsRepository(app.db.kysely, accountId);
       const { importId, staged, fields: formFields, facts } = await receiveCsvUpload(app.db, request, { accountId, userId, kind: 'subscriptions', fileFields: ['paying_customers', 'csv', 'file'], uploadLimit });
       const columnOrder = formFields.column_order;
       const { delimiter, encoding } = staged;
 
       if (columnOrder === undefined) {
-        await setImportStatus(db, accountId, importId, 'preview', 'waiting for the mapping');
+        await imports.setStatus(importId, 'preview', 'waiting for the mapping');
         return {
           id: importId,
           import_id: importId,
@@ -185,18 +183,13 @@ export const csvImportRoutes: FastifyPluginAsyncTypebox<CsvImportRoutesOptions> 
 
       const order = columnOrder.split(',').map((field) => field.trim());
       if (order.join(',') !== CSV_IMPORT_COLUMN_ORDER.join(',')) {
-        await discard(db, accountId, importId, new Error('unknown column_order'));
+        await imports.discard(importId, new Error('unknown column_order'));
         throw ApiError.of(422, `column_order must be ${CSV_IMPORT_COLUMN_ORDER.join(',')}`, '/body/column_order');
       }
       const failures = facts ? shortRows(facts, delimiter) : [];
       if (failures.length > 0) {
-        await db
-          .updateTable('imports')
-          .set({ result: JSON.stringify({ status: 'failed', error: 'validation failed', validation_failures: failures }) })
-          .where('account_id', '=', accountId)
-          .where('id', '=', importId)
-          .execute();
-        await discard(db, accountId, importId, new Error(`${facts?.short_row_count ?? failures.length} row(s) do not have the columns ${order.join(', ')}`));
+        await imports.recordValidationFailures(importId, failures);
+        await imports.discard(importId, new Error(`${facts?.short_row_count ?? failures.length} row(s) do not have the columns ${order.join(', ')}`));
         return reply.code(400).send({
           ...(errorBody(400, [{ detail: `${facts?.short_row_count ?? failures.length} row(s) of the file cannot be imported`, source: { pointer: '/body/paying_customers' }, code: 'validation_failed' }]) as Static<typeof ErrorSchema>),
           validation_failures: failures,
@@ -205,17 +198,12 @@ export const csvImportRoutes: FastifyPluginAsyncTypebox<CsvImportRoutesOptions> 
       const fields = Object.fromEntries(order.map((field, index) => [field, index]));
       const skipHeaders = looksLikeHeader(staged.preview[0]?.cells ?? [], fields);
       if (skipHeaders && staged.rows === 1) {
-        await discard(db, accountId, importId, new Error(NO_DATA_ROWS));
+        await imports.discard(importId, new Error(NO_DATA_ROWS));
         throw ApiError.of(422, NO_DATA_ROWS, '/body/paying_customers', 'no_rows');
       }
       const mapping: StoredMapping = { fields };
-      await db
-        .updateTable('imports')
-        .set({ column_mapping: JSON.stringify(mapping), skip_headers: skipHeaders })
-        .where('account_id', '=', accountId)
-        .where('id', '=', importId)
-        .execute();
-      await setImportStatus(db, accountId, importId, 'in_progress', 'queued', { column_order: order.join(','), skip_headers: skipHeaders });
+      await imports.setMapping(importId, mapping, skipHeaders);
+      await imports.setStatus(importId, 'in_progress', 'queued', { column_order: order.join(','), skip_headers: skipHeaders });
       await app.imports.start(accountId, importId);
       return { id: importId, import_id: importId, status: 'in_progress', total_rows: staged.rows, preview_rows: staged.preview.map((row) => row.cells), columns: staged.widest, delimiter, encoding };
     },
@@ -238,8 +226,8 @@ export const csvImportRoutes: FastifyPluginAsyncTypebox<CsvImportRoutesOptions> 
     },
     async (request) => {
       const { accountId } = authOf(request);
-      const db = app.db.kysely;
-      const found = await findImport(db, accountId, request.params.id);
+      const imports = subscriptionImportsRepository(app.db.kysely, accountId);
+      const found = await findImport(imports, request.params.id);
       if (found.status !== 'preview') throw ApiError.of(422, expired(found.result) ? UPLOAD_EXPIRED : NOT_IN_PREVIEW, '/params/id');
       const body = request.body as Record<string, number | null | boolean | undefined>;
       const fields: Record<string, number> = {};
@@ -256,19 +244,14 @@ export const csvImportRoutes: FastifyPluginAsyncTypebox<CsvImportRoutesOptions> 
         used.set(index, field);
       }
       if (found.total_rows <= (body.skip_headers === true ? 1 : 0)) {
-        await discard(db, accountId, found.id, new Error(NO_DATA_ROWS));
+        await imports.discard(found.id, new Error(NO_DATA_ROWS));
         throw ApiError.of(422, NO_DATA_ROWS, '/skip_headers', 'no_rows');
       }
       const mapping: StoredMapping = { fields };
-      await db
-        .updateTable('imports')
-        .set({ column_mapping: JSON.stringify(mapping), skip_headers: body.skip_headers === true })
-        .where('account_id', '=', accountId)
-        .where('id', '=', found.id)
-        .execute();
-      await setImportStatus(db, accountId, found.id, 'in_progress', 'queued', { mapping: fields, skip_headers: body.skip_headers === true });
+      await imports.setMapping(found.id, mapping, body.skip_headers === true);
+      await imports.setStatus(found.id, 'in_progress', 'queued', { mapping: fields, skip_headers: body.skip_headers === true });
       await app.imports.start(accountId, found.id);
-      return view(await findImport(db, accountId, found.id), await importAuditLog(db, accountId, found.id));
+      return view(await findImport(imports, found.id), await imports.auditLog(found.id));
     },
   );
 
@@ -287,8 +270,9 @@ export const csvImportRoutes: FastifyPluginAsyncTypebox<CsvImportRoutesOptions> 
     },
     async (request) => {
       const { accountId } = authOf(request);
-      const found = await findImport(app.db.kysely, accountId, request.params.id);
-      return view(found, await importAuditLog(app.db.kysely, accountId, found.id));
+      const imports = subscriptionImportsRepository(app.db.kysely, accountId);
+      const found = await findImport(imports, request.params.id);
+      return view(found, await imports.auditLog(found.id));
     },
   );
 };

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
-import { sql } from 'kysely';
+import { CHILDREN_FETCH_BATCH_SIZE, TIMELINE_DEFAULT_LIMIT } from '../../models/constants';
 import { authOf } from '../auth/plugin';
 import { BEARER, errorResponses } from '../auth/schemas';
 import type { CustomerLink, PaymentVersionItem } from '../db/schema';
@@ -8,6 +8,7 @@ import { createConverter, MissingExchangeRateError } from '../metrics/currency';
 import { dayFromIso } from '../metrics/days';
 import { resolveMetricsSettings } from '../metrics/settings';
 import { mustBeKnownCurrency } from '../reports/reports';
+import { customersRepository } from '../repositories/customers';
 import { CUSTOMER_NOT_FOUND } from './customerMetrics';
 
 /**
@@ -18,11 +19,10 @@ import { CUSTOMER_NOT_FOUND } from './customerMetrics';
  * customer is 404. Changing customers (merge, parent, exclude, delete) is not here.
  */
 
-/** Payments a timeline answers when no limit is asked for (spec: timeline limit defaults to 100). */
-export const TIMELINE_DEFAULT_LIMIT = 100;
+/** A timeline answers TIMELINE_DEFAULT_LIMIT payments when no limit is asked for, at most this many. */
 export const TIMELINE_MAX_LIMIT = 10_000;
-/** Ids one show_batch call takes (spec: children are fetched in batches of 100). */
-export const SHOW_BATCH_MAX_IDS = 100;
+/** Ids one show_batch call takes: the client's batch of children. */
+export const SHOW_BATCH_MAX_IDS = CHILDREN_FETCH_BATCH_SIZE;
 
 const CustomerSchema = Type.Object({
   id: Type.String(),
@@ -74,40 +74,17 @@ export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   /** The customers of these ids in the account (in the order asked; unknown ids left out). */
   async function customers(accountId: string, ids: readonly string[]): Promise<Customer[]> {
     if (ids.length === 0) return [];
-    const rows = await db
-      .selectFrom('customers')
-      .select(['id', 'name', 'public_id', 'parent_id', 'include_in_calculations_by_default', 'deleted_at', 'links', 'added_at'])
-      .where('account_id', '=', accountId)
-      .where('id', 'in', ids)
-      .execute();
+    const repository = customersRepository(db, accountId);
+    const rows = await repository.rows(ids);
     if (rows.length === 0) return [];
     const found = rows.map((row) => row.id);
-    const children = await db
-      .selectFrom('customers')
-      .select(['id', 'parent_id'])
-      .where('account_id', '=', accountId)
-      .where('parent_id', 'in', found)
-      .where('deleted_at', 'is', null)
-      .orderBy('name')
-      .orderBy('id')
-      .execute();
+    const children = await repository.children(found);
     const now = app.now();
     const month = now.getUTCFullYear() * 12 + now.getUTCMonth();
     // The value of each segment now: the latest row not after this month (a time-sensitive
     // value holds from its month on); a value set only for later months counts for a segment
     // that is not time sensitive.
-    const values = await db
-      .selectFrom('customer_segment_values as v')
-      .innerJoin('customer_segments as s', (join) => join.onRef('s.account_id', '=', 'v.account_id').onRef('s.id', '=', 'v.segment_id'))
-      .select(['v.customer_id', 'v.value', 'v.year', 'v.month', 's.id', 's.name', 's.time_sensitive'])
-      .where('v.account_id', '=', accountId)
-      .where('v.customer_id', 'in', found)
-      .orderBy('s.name')
-      .orderBy('s.id')
-      .orderBy(sql`v.year * 12 + v.month - 1 <= ${month}`, 'desc')
-      .orderBy('v.year', 'desc')
-      .orderBy('v.month', 'desc')
-      .execute();
+    const values = await repository.segmentValues(found, month);
     const segments = new Map<string, Customer['segments']>();
     for (const value of values) {
       const list = segments.get(value.customer_id) ?? [];
@@ -208,30 +185,10 @@ export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { id } = request.params;
       const limit = request.query.limit ?? TIMELINE_DEFAULT_LIMIT;
       const direction = request.query.sort_by === 'started_at:asc' ? 'asc' : 'desc';
-      const customer = await db.selectFrom('customers').select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-      if (!customer) throw ApiError.of(404, CUSTOMER_NOT_FOUND);
-      const payments = await db
-        .selectFrom('payments')
-        .select(['id', 'customer_id', 'started_at', 'ended_at', 'duration_in_months', 'total_value', 'currency', 'invoice_number'])
-        .where('account_id', '=', accountId)
-        .where('customer_id', '=', id)
-        .where('deleted_at', 'is', null)
-        .orderBy('started_at', direction)
-        .orderBy('id', direction)
-        .limit(limit)
-        .execute();
-      const items = await db
-        .selectFrom('payment_items')
-        .select(['payment_id', 'product_key', 'type', 'quantity'])
-        .where('account_id', '=', accountId)
-        .where(
-          'payment_id',
-          'in',
-          payments.length > 0 ? payments.map((p) => p.id) : [''],
-        )
-        .orderBy('payment_id')
-        .orderBy('position')
-        .execute();
+      const repository = customersRepository(db, accountId);
+      if (!(await repository.exists(id))) throw ApiError.of(404, CUSTOMER_NOT_FOUND);
+      const payments = await repository.payments(id, direction, limit);
+      const items = await repository.paymentItems(payments.map((p) => p.id));
       const convert = await converterTo(accountId, request.query.currency?.toUpperCase());
       try {
         return {

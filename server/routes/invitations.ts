@@ -1,12 +1,14 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { acceptInvitationStruct } from '../../models/auth';
 import { hashPassword } from '../auth/password';
-import { PASSWORD_MESSAGES, passwordProblem } from '../auth/passwordPolicy';
+import { PASSWORD_MESSAGES, weakPasswordProblem } from '../auth/passwordPolicy';
 import { NAME_MAX_LENGTH, NAME_TOO_LONG, Problems } from '../auth/problems';
 import { errorResponses, signedIn, UserEnvelopeSchema } from '../auth/schemas';
 import { hashToken } from '../auth/secrets';
 import { startSession } from '../auth/session';
 import { findUser, toApiUser } from '../auth/userRecords';
 import { ApiError } from '../http/errors';
+import { fieldWording, structDetails } from '../http/structBody';
 
 export const INVITATION_NOT_FOUND = 'This invitation is invalid or has expired';
 
@@ -103,9 +105,11 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!invitation) throw ApiError.of(404, INVITATION_NOT_FOUND);
       const { password, password_confirmation: confirmation } = request.body.user;
       const name = request.body.user.name?.trim() || invitation.invitee_name;
+      // The invitation form's struct, over the name the invitee will have, in the API's words.
+      const refused = structDetails(acceptInvitationStruct, { name, password: password ?? '', password_confirmation: confirmation ?? '' }, fieldWording);
       const problems = new Problems();
-      if (name.length > NAME_MAX_LENGTH) problems.add('/user/name', NAME_TOO_LONG);
-      problems.add('/user/password', passwordProblem(password, { email: invitation.invitee_email }));
+      problems.add('/user/name', refused.name ?? (name.length > NAME_MAX_LENGTH ? NAME_TOO_LONG : undefined));
+      problems.add('/user/password', refused.password ?? weakPasswordProblem(password ?? '', { email: invitation.invitee_email }));
       if (confirmation !== password) problems.add('/user/password_confirmation', PASSWORD_MESSAGES.confirmation);
       if (!problems.empty || password === undefined) throw problems.error();
 

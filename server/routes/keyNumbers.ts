@@ -1,11 +1,11 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { sql } from 'kysely';
 import { BEARER, errorResponses } from '../auth/schemas';
 import { ApiError } from '../http/errors';
 import { findDefinition } from '../metrics/definitions/catalogue';
 import { canEdit, mustBeReadable } from '../reports/access';
 import { reportStampBySecret } from '../reports/answerCache';
-import { lockReport, SECTION_NOT_FOUND } from '../reports/reports';
+import { SECTION_NOT_FOUND } from '../reports/reports';
+import { keyNumbersRepository } from '../repositories/keyNumbers';
 
 /**
  * The key numbers strip of a report (second spec document, section 7): a section's number of
@@ -39,22 +39,7 @@ export const keyNumberRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db.kysely;
 
   async function keyNumbers(accountId: string, reportId: string) {
-    const rows = await db
-      .selectFrom('key_numbers as k')
-      .innerJoin('report_sections as s', (join) => join.onRef('s.account_id', '=', 'k.account_id').onRef('s.id', '=', 'k.section_id'))
-      .select([
-        'k.section_id',
-        'k.definition_id',
-        's.title',
-        sql<Record<string, unknown> | null>`s.result -> 'key_number'`.as('key_number'),
-        sql<string | null>`s.result ->> 'unit'`.as('unit'),
-        sql<string | null>`s.result ->> 'currency'`.as('currency'),
-      ])
-      .where('k.account_id', '=', accountId)
-      .where('k.report_id', '=', reportId)
-      .orderBy('k.position')
-      .orderBy('k.created_at')
-      .execute();
+    const rows = await keyNumbersRepository(db, accountId).list(reportId);
     return {
       items: rows.map((row) => ({
         section_id: row.section_id,
@@ -85,13 +70,16 @@ export const keyNumberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['reports'],
         operationId: 'listKeyNumbers',
         summary: 'The report’s key numbers, in the order they were added',
+        description: 'For whoever may read the report by its secret, and for anyone on a report of the demo account (the public demo at /demo/{secret}).',
         security: [...BEARER, {}],
         querystring: Type.Object({ secret: Type.String({ minLength: 1, maxLength: 128 }) }),
         response: { 200: KeyNumbersSchema, ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => {
-      const report = mustBeReadable(request, await reportStampBySecret(db, request.query.secret));
+      const found = await reportStampBySecret(db, request.query.secret);
+      // The public demo (GET /demo) shows its key numbers to anyone, as it shows the report.
+      const report = found?.is_demo ? found : mustBeReadable(request, found);
       return keyNumbers(report.account_id, report.id);
     },
   );
@@ -112,33 +100,9 @@ export const keyNumberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { secret, section_id: sectionId, definition_id: definitionId } = request.body;
       const report = await editableBySecret(request, secret);
-      const section = await db
-        .selectFrom('report_sections')
-        .select('definition_id')
-        .where('account_id', '=', report.account_id)
-        .where('report_id', '=', report.id)
-        .where('id', '=', sectionId)
-        .executeTakeFirst();
-      if (!section || section.definition_id !== definitionId) throw ApiError.of(404, SECTION_NOT_FOUND);
-      await db.transaction().execute(async (trx) => {
-        // The report row first, as every writer of its parts (lockReport): no deadlock with a section's move or removal.
-        await lockReport(trx, report.account_id, report.id);
-        await trx
-          .insertInto('key_numbers')
-          .values((eb) => ({
-            account_id: report.account_id,
-            report_id: report.id,
-            section_id: sectionId,
-            definition_id: definitionId,
-            position: eb
-              .selectFrom('key_numbers')
-              .select(sql<number>`coalesce(max(position) + 1, 0)`.as('next'))
-              .where('account_id', '=', report.account_id)
-              .where('report_id', '=', report.id),
-          }))
-          .onConflict((conflict) => conflict.columns(['account_id', 'report_id', 'section_id', 'definition_id']).doNothing())
-          .execute();
-      });
+      const keyNumbersOf = keyNumbersRepository(db, report.account_id);
+      if ((await keyNumbersOf.sectionDefinition(report.id, sectionId)) !== definitionId) throw ApiError.of(404, SECTION_NOT_FOUND);
+      await keyNumbersOf.add(report.id, sectionId, definitionId);
       return reply.code(201).send(await keyNumbers(report.account_id, report.id));
     },
   );
@@ -159,16 +123,7 @@ export const keyNumberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { secret, section_id: sectionId, definition_id: definitionId } = request.body;
       const report = await editableBySecret(request, secret);
-      await db.transaction().execute(async (trx) => {
-        await lockReport(trx, report.account_id, report.id);
-        await trx
-          .deleteFrom('key_numbers')
-          .where('account_id', '=', report.account_id)
-          .where('report_id', '=', report.id)
-          .where('section_id', '=', sectionId)
-          .where('definition_id', '=', definitionId)
-          .execute();
-      });
+      await keyNumbersRepository(db, report.account_id).remove(report.id, sectionId, definitionId);
       return reply.code(204).send(null);
     },
   );

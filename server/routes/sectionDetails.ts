@@ -32,7 +32,7 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T)
 const NamedValue = Type.Object({ name: Type.String(), value: Nullable(Type.Number()) });
 const MovementEnd = Type.Object({
   id: Nullable(Type.String({ description: 'The payment carrying most of the MRR at that end' })),
-  monthly_amount: Type.Number({ description: 'The customer’s MRR at that end' }),
+  monthly_amount: Type.Number({ description: 'The customer’s MRR at that end, in minor units of the answer’s currency' }),
 });
 const TopCustomer = Type.Object({
   id: Type.String(),
@@ -78,16 +78,19 @@ const DetailsSchema = Type.Object({
   section_id: Type.String(),
   definition_id: Type.String(),
   underlying_data: Type.String({ description: 'subscriptions (customer rows), costs or deals' }),
-  period: Type.Object({ label: Type.String(), first_day: Type.String(), last_day: Type.String(), measure_day: Type.String(), current: Type.Boolean(), complete: Type.Boolean() }),
-  currency: Type.String(),
-  unit: Type.String({ description: 'minor_units, fraction, ratio, count or units' }),
+  period: Type.Object(
+    { label: Type.String(), first_day: Type.String(), last_day: Type.String(), measure_day: Type.String(), current: Type.Boolean(), complete: Type.Boolean() },
+    { description: "The period of the point, as in a section’s `periods` (label '2025-W01', '2025-01', '2025-Q1' or '2025'; days YYYY-MM-DD)" },
+  ),
+  currency: Type.String({ description: 'ISO 4217: the currency of money values' }),
+  unit: Type.String({ description: 'minor_units (whole minor units of `currency`: cents for USD), fraction (0.05 = 5 %), ratio, count or units' }),
   items: Type.Array(
     Type.Object({
       name: Type.String(),
       segment_value: Type.Optional(Type.String()),
-      component: Type.Optional(Type.String()),
+      component: Type.Optional(Type.String({ description: 'As in the section’s series: a movement class, a deal stage, a cohort period label' })),
       underlying_data: Type.String(),
-      value: Nullable(Type.Number({ description: 'The number on the chart' })),
+      value: Nullable(Type.Number({ description: 'The number on the chart, in `unit` (mrr_movements: contraction and churn negative)' })),
       details: DetailsPayloadSchema,
     }),
     { description: 'One per series of the point (one when segment_value, or component, names it)' },

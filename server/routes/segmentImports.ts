@@ -1,5 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CSV_IMPORT_MAX_FILE_BYTES } from '../../models/constants';
+import { CUSTOMER_COLUMN_REQUIRED_MESSAGE } from '../../models/customers';
 import { authOf } from '../auth/plugin';
 import { BEARER, errorResponses } from '../auth/schemas';
 import { ApiError } from '../http/errors';
@@ -15,7 +16,6 @@ import { discard, receiveCsvUpload } from '../imports/upload';
  * and the state inspector).
  */
 
-export const CUSTOMER_COLUMN_REQUIRED = 'One of the columns must be mapped to Customer ID';
 export const MAPPING_INCOMPLETE = 'Looks like import mapping is incomplete - make sure you map your columns correctly';
 export const SEGMENT_NOT_FOUND = 'Customer segment not found';
 export const SEGMENT_IMPORT_NOT_FOUND = 'Import not found';
@@ -105,7 +105,7 @@ export const segmentImportRoutes: FastifyPluginAsyncTypebox<SegmentImportRoutesO
         .executeTakeFirst();
       if (!found) throw ApiError.of(404, SEGMENT_IMPORT_NOT_FOUND, '/import_id');
       if (found.status !== 'preview') throw ApiError.of(422, expired(found.result) ? UPLOAD_EXPIRED : 'This import is not waiting for its mapping', '/import_id');
-      if (typeof body.public_id_column_index !== 'number') throw ApiError.of(422, CUSTOMER_COLUMN_REQUIRED, '/public_id_column_index');
+      if (typeof body.public_id_column_index !== 'number') throw ApiError.of(422, CUSTOMER_COLUMN_REQUIRED_MESSAGE, '/public_id_column_index');
       if (typeof body.segment_column_index !== 'number' || body.segment_column_index === body.public_id_column_index) {
         throw ApiError.of(422, MAPPING_INCOMPLETE, '/segment_column_index');
       }

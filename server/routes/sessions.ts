@@ -1,4 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { is } from 'superstruct';
+import { SIGN_IN_FAILURE_MESSAGE, signInStruct } from '../../models/auth';
 import { normalizeEmail } from '../auth/email';
 import { verifyPasswordOrDummy } from '../auth/password';
 import { authOf } from '../auth/plugin';
@@ -8,8 +10,6 @@ import { beginSignInAttempt, tooManyAttemptsMessage } from '../auth/throttle';
 import { revokeAccessToken } from '../auth/tokens';
 import { findUserByEmail, toApiUser } from '../auth/userRecords';
 import { ApiError } from '../http/errors';
-
-export const INVALID_CREDENTIALS = 'Email or password is invalid';
 
 const SignInBody = Type.Object({
   user: Type.Object({
@@ -45,9 +45,11 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         reply.header('retry-after', String(attempt.retryAfterSeconds));
         throw ApiError.of(429, tooManyAttemptsMessage(attempt.retryAfterSeconds), undefined, 'too_many_attempts');
       }
-      const user = await findUserByEmail(db, emailKey);
+      // The sign-in form's struct (both fields present); whatever is wrong, the answer is the one 401.
+      const { email, password } = request.body.user;
+      const user = is({ email, password }, signInStruct) ? await findUserByEmail(db, emailKey) : undefined;
       const valid = await verifyPasswordOrDummy(request.body.user.password, user?.password_hash);
-      if (!user || !valid) throw ApiError.of(401, INVALID_CREDENTIALS, '/user/email');
+      if (!user || !valid) throw ApiError.of(401, SIGN_IN_FAILURE_MESSAGE, '/user/email');
       await attempt.succeeded();
       await startSession(request, reply, user);
       return { user: toApiUser(user) };

@@ -1,23 +1,24 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { looksLikeEmail, normalizeEmail } from '../auth/email';
+import { inviteUserStruct, signUpStruct } from '../../models/auth';
+import { normalizeEmail } from '../auth/email';
 import { INVITATION_TTL_MS } from '../auth/lifetimes';
 import { hashPassword } from '../auth/password';
-import { PASSWORD_MESSAGES, passwordProblem } from '../auth/passwordPolicy';
+import { PASSWORD_MESSAGES, weakPasswordProblem } from '../auth/passwordPolicy';
 import { authOf, NOT_ALLOWED, SIGN_IN_REQUIRED } from '../auth/plugin';
 import { NAME_MAX_LENGTH, NAME_TOO_LONG, Problems } from '../auth/problems';
 import { BEARER, CustomerColumnSchema, errorResponses, signedIn, UserEnvelopeSchema, UserSchema } from '../auth/schemas';
-import { hashToken, newApiToken, newId, newSecretToken } from '../auth/secrets';
+import { hashToken, newId, newSecretToken } from '../auth/secrets';
 import { startSession } from '../auth/session';
 import type { AuthContext } from '../auth/tokens';
-import { findUser, findUserByEmail, isUniqueViolation, listAccountUsers, toApiUser, type UserRecord } from '../auth/userRecords';
+import { isUniqueViolation, toApiUser, type UserRecord } from '../auth/userRecords';
 import { ApiError } from '../http/errors';
+import { fieldWording, structDetails } from '../http/structBody';
 import { appLink } from '../mail/links';
 import { invitationEmail } from '../mail/templates';
+import { createAccountWithOwner, isKnownCurrency, userByEmail, usersRepository } from '../repositories/users';
 
 const TAKEN = 'has already been taken';
-const REQUIRED = 'Required';
-const NOT_AN_EMAIL = 'It does not look like a proper email address';
 const CURRENCY_PATTERN = /^[A-Za-z]{3}$/;
 
 const CreateUserBody = Type.Object(
@@ -54,7 +55,7 @@ function accountNameFor(name: string, email: string): string {
 /** The signed-in user's own record; a token whose user vanished meanwhile is refused. */
 async function currentUser(request: FastifyRequest): Promise<UserRecord> {
   const auth = authOf(request);
-  const user = await findUser(request.server.db.kysely, auth.accountId, auth.userId);
+  const user = await usersRepository(request.server.db.kysely, auth.accountId).find(auth.userId);
   if (!user) throw ApiError.of(401, SIGN_IN_REQUIRED);
   return user;
 }
@@ -66,11 +67,11 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   async function signUp(request: FastifyRequest, reply: FastifyReply, input: NonNullable<typeof CreateUserBody.static.user>) {
     const email = normalizeEmail(input.email ?? '');
     const name = (input.name ?? '').trim();
+    // The sign-up form's struct (blank, the e-mail pattern, the password length), in the API's words.
+    const refused = structDetails(signUpStruct, { name: input.name, email: input.email ?? '', password: input.password ?? '' }, fieldWording);
     const problems = new Problems();
-    if (!email) problems.add('/user/email', "can't be blank");
-    else if (!looksLikeEmail(email)) problems.add('/user/email', 'is invalid');
-    else if (await findUserByEmail(db, email)) problems.add('/user/email', TAKEN);
-    problems.add('/user/password', passwordProblem(input.password, { email }));
+    problems.add('/user/email', refused.email ?? ((await userByEmail(db, email)) ? TAKEN : undefined));
+    problems.add('/user/password', refused.password ?? weakPasswordProblem(input.password ?? '', { email }));
     if (input.password_confirmation !== undefined && input.password_confirmation !== input.password) {
       problems.add('/user/password_confirmation', PASSWORD_MESSAGES.confirmation);
     }
@@ -81,28 +82,21 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const accountId = newId('acc');
     const userId = newId('usr');
     try {
-      await db.transaction().execute(async (trx) => {
-        await trx.insertInto('accounts').values({ id: accountId, name: accountNameFor(name, email), currency: 'USD' }).execute();
-        await trx
-          .insertInto('users')
-          .values({
-            account_id: accountId,
-            id: userId,
-            email,
-            name,
-            password_hash: passwordHash,
-            permission_level: 'user',
-            api_token: newApiToken(),
-            marketing_ref: input.marketing_ref?.trim() || null,
-          })
-          .execute();
+      await createAccountWithOwner(db, {
+        accountId,
+        accountName: accountNameFor(name, email),
+        userId,
+        email,
+        name,
+        passwordHash,
+        marketingRef: input.marketing_ref?.trim() || null,
       });
     } catch (error) {
       // Two sign-ups with one e-mail at once: the unique index decides.
       if (isUniqueViolation(error)) throw ApiError.of(422, TAKEN, '/user/email');
       throw error;
     }
-    const user = await findUser(db, accountId, userId);
+    const user = await usersRepository(db, accountId).find(userId);
     if (!user) throw new Error('the new user was not found');
     await startSession(request, reply, user);
     return reply.status(201).send({ user: toApiUser(user) });
@@ -110,16 +104,17 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   async function invite(request: FastifyRequest, reply: FastifyReply, auth: AuthContext, body: typeof CreateUserBody.static) {
     if (auth.permissionLevel !== 'user') throw ApiError.of(403, NOT_ALLOWED);
+    const users = usersRepository(db, auth.accountId);
     const email = normalizeEmail(body.email ?? '');
     const name = (body.name ?? '').trim();
+    // The invite form's struct, in the spec's words: 'Required', 'It does not look like a proper email address'.
+    const refused = structDetails(inviteUserStruct, { name, email });
     const problems = new Problems();
-    if (!name) problems.add('/name', REQUIRED);
-    else if (name.length > NAME_MAX_LENGTH) problems.add('/name', NAME_TOO_LONG);
+    problems.add('/name', refused.name ?? (name.length > NAME_MAX_LENGTH ? NAME_TOO_LONG : undefined));
     let existing: UserRecord | undefined;
-    if (!email) problems.add('/email', REQUIRED);
-    else if (!looksLikeEmail(email)) problems.add('/email', NOT_AN_EMAIL);
+    if (refused.email) problems.add('/email', refused.email);
     else {
-      existing = await findUserByEmail(db, email);
+      existing = await userByEmail(db, email);
       // Inviting a colleague again whose invitation is still pending sends a fresh one.
       const resend = existing && existing.account_id === auth.accountId && existing.password_hash === null;
       if (existing && !resend) problems.add('/email', TAKEN);
@@ -130,38 +125,18 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const token = newSecretToken();
     const inviteeId = existing?.id ?? newId('usr');
     try {
-      await db.transaction().execute(async (trx) => {
-        if (existing) {
-          await trx.updateTable('users').set({ name, updated_at: now }).where('account_id', '=', auth.accountId).where('id', '=', inviteeId).execute();
-          // Earlier links stop working: only the newest invitation is valid.
-          await trx
-            .updateTable('invitations')
-            .set({ expires_at: now })
-            .where('account_id', '=', auth.accountId)
-            .where('user_id', '=', inviteeId)
-            .where('accepted_at', 'is', null)
-            .execute();
-        } else {
-          await trx
-            .insertInto('users')
-            .values({ account_id: auth.accountId, id: inviteeId, email, name, password_hash: null, permission_level: 'user', api_token: newApiToken() })
-            .execute();
-        }
-        await trx
-          .insertInto('invitations')
-          .values({
-            account_id: auth.accountId,
-            id: newId('inv'),
-            token_hash: hashToken(token),
-            email,
-            name,
-            permission_level: 'user',
-            inviter_user_id: auth.userId,
-            user_id: inviteeId,
-            expires_at: new Date(now.getTime() + INVITATION_TTL_MS),
-            created_at: now,
-          })
-          .execute();
+      // A pending invitee invited again: earlier links stop working, only the newest invitation is valid.
+      await users.invite({
+        inviteeId,
+        existing: existing !== undefined,
+        email,
+        name,
+        permissionLevel: 'user',
+        invitationId: newId('inv'),
+        tokenHash: hashToken(token),
+        inviterUserId: auth.userId,
+        expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+        now,
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw ApiError.of(422, TAKEN, '/email');
@@ -169,16 +144,16 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
 
     const [invitee, inviter, account] = await Promise.all([
-      findUser(db, auth.accountId, inviteeId),
-      findUser(db, auth.accountId, auth.userId),
-      db.selectFrom('accounts').select('name').where('id', '=', auth.accountId).executeTakeFirst(),
+      users.find(inviteeId),
+      users.find(auth.userId),
+      users.accountName(),
     ]);
     if (!invitee) throw new Error('the invited user was not found');
     const content = invitationEmail({
       link: appLink(request, `/invitation/${token}`),
       inviteeName: name,
       inviterName: inviter?.name || inviter?.email || '',
-      accountName: account?.name ?? '',
+      accountName: account ?? '',
     });
     await app.mailer.send({ ...content, to: email, accountId: auth.accountId });
     return reply.status(201).send({ user: toApiUser(invitee) });
@@ -217,7 +192,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const users = await listAccountUsers(db, authOf(request).accountId);
+      const users = await usersRepository(db, authOf(request).accountId).list();
       return { items: users.map((user) => toApiUser(user)) };
     },
   );
@@ -259,22 +234,11 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (name !== undefined && !name) problems.add('/name', "can't be blank");
       if (name !== undefined && name.length > NAME_MAX_LENGTH) problems.add('/name', NAME_TOO_LONG);
       if (currency !== undefined) {
-        const known =
-          CURRENCY_PATTERN.test(currency) && (await db.selectFrom('currencies').select('iso').where('iso', '=', currency).executeTakeFirst());
+        const known = CURRENCY_PATTERN.test(currency) && (await isKnownCurrency(db, currency));
         if (!known) problems.add('/currency', 'is invalid');
       }
       problems.check();
-      await db
-        .updateTable('users')
-        .set({
-          ...(name !== undefined ? { name } : {}),
-          ...(currency !== undefined ? { currency } : {}),
-          ...(body.customer_columns !== undefined ? { customer_columns: JSON.stringify(body.customer_columns) } : {}),
-          updated_at: app.now(),
-        })
-        .where('account_id', '=', auth.accountId)
-        .where('id', '=', auth.userId)
-        .execute();
+      await usersRepository(db, auth.accountId).updateProfile(auth.userId, { name, currency, customer_columns: body.customer_columns }, app.now());
       return { user: toApiUser(await currentUser(request), { withApiToken: true }) };
     },
   );

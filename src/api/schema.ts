@@ -347,7 +347,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a report of the given sections over the last 12 months, and starts computing it */
+        /**
+         * Creates a report of the given sections over `period` (default the last 12 months), and starts computing it
+         * @description `period` is optional and follows the rules of PUT /business_reports/{id}: not past the current month, from not after to, at least 3 and at most 72 months; a range that breaks one is 422 at /period with the rule’s message. A range that does not show the current month creates the report with auto refresh off.
+         */
         post: operations["createReport"];
         delete?: never;
         options?: never;
@@ -387,6 +390,26 @@ export interface paths {
          * @description Read only: `can_edit` is false, and the demo page keeps its visitor’s edits in the browser.
          */
         get: operations["getDemoReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/demo/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which report the public demo shows: the demo account’s first report (Getting started opens /demo/{secret})
+         * @description 404 when this server has no demo account (SEED_DEMO=false).
+         */
+        get: operations["getDemoReportLink"];
         put?: never;
         post?: never;
         delete?: never;
@@ -512,7 +535,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The report’s key numbers, in the order they were added */
+        /**
+         * The report’s key numbers, in the order they were added
+         * @description For whoever may read the report by its secret, and for anyone on a report of the demo account (the public demo at /demo/{secret}).
+         */
         get: operations["listKeyNumbers"];
         put?: never;
         /** Adds a section’s number to the key numbers (again: nothing changes) */
@@ -3151,10 +3177,13 @@ export interface operations {
                             owner: {
                                 name: string;
                             } | null;
+                            /** @description A report’s range: its first and last month, both shown */
                             period: {
                                 start_year: number;
+                                /** @description 1 = January */
                                 start_month: number;
                                 end_year: number;
+                                /** @description 1 = January */
                                 end_month: number;
                             };
                             /** Format: date-time */
@@ -3292,6 +3321,15 @@ export interface operations {
                     sections: {
                         definition_id: string;
                     }[];
+                    /** @description A report’s range: its first and last month, both shown */
+                    period?: {
+                        start_year: number;
+                        /** @description 1 = January */
+                        start_month: number;
+                        end_year: number;
+                        /** @description 1 = January */
+                        end_month: number;
+                    };
                 };
             };
         };
@@ -3418,10 +3456,13 @@ export interface operations {
                         owner: {
                             name: string;
                         } | null;
+                        /** @description A report’s range: its first and last month, both shown */
                         period: {
                             start_year: number;
+                            /** @description 1 = January */
                             start_month: number;
                             end_year: number;
+                            /** @description 1 = January */
                             end_month: number;
                         };
                         /** Format: date-time */
@@ -3466,39 +3507,61 @@ export interface operations {
                             recalculation_status: "recalculated" | "recalculating" | "failed";
                             error: string | null;
                             computed_at: string | null;
+                            /** @description The unit of every value of the section; null before its first computation */
                             unit: string | null;
+                            /** @description ISO 4217: the currency of money values (the report’s) */
                             currency: string | null;
                             periods: {
+                                /** @description Week '2025-W01' (ISO 8601, Monday to Sunday), month '2025-01', quarter '2025-Q1', year '2025' */
                                 label: string;
+                                /** @description YYYY-MM-DD */
                                 first_day: string;
+                                /** @description YYYY-MM-DD */
                                 last_day: string;
+                                /** @description YYYY-MM-DD: the day stocks (MRR, customers) are measured: the last day, or today for the current period */
                                 measure_day: string;
+                                /** @description The period holds today */
                                 current: boolean;
+                                /** @description The period is over (its last day is before today) */
                                 complete: boolean;
                             }[];
+                            /** @description The total first (is_total), then one per segmenter of the section */
                             segments: {
                                 id: string;
                                 name: string;
                                 is_total: boolean;
                                 grouped_segment_names: string[];
                                 series: {
+                                    /** @description As the legend shows it: the definition’s name, a component’s name, or “segment value · component” */
                                     name: string;
+                                    /** @description The segment value of this series (not on the total segment); “Other” last, so the values add up to the total */
                                     segment_value?: string;
+                                    /** @description The part of a multi-series definition: in mrr_movements new_business, expansion, reactivation, contraction, churn, fx_adjustment (only when the account matches movements by currency; not in the counts category) and net; in a cohort table the cohort’s period label (one series per cohort, one point per column); in deals the stage */
                                     component?: string;
+                                    /** @description One per period of the range, oldest first (a cohort row: its initial cell, then columns 0, 1, …) */
                                     data_points: {
-                                        /** @description First day of the period (a cohort cell: of cohort + k) */
+                                        /** @description YYYY-MM-DD: the first day of the period (a cohort cell: of the period cohort + `column`; the initial cell: of the cohort period) */
                                         time: string;
+                                        /** @description In the section’s `unit`: money as whole minor units of the section’s `currency` (cents: 123456 USD is $1,234.56), rates and shares as fractions (0.05 = 5 %), counts, ratios. In mrr_movements contraction and churn are negative and the other components positive, so they add up to `net`; churned customers and churned MRR elsewhere are positive. A cohort cell is a fraction of its cohort’s initial value (1 = 100 %); the initial cell is the initial value itself. null where the number is undefined (a rate over 0, growth after 0, a moving average without three points). */
                                         value: number | null;
+                                        /** @description Customers (or costs, deals) behind the value, where the definition counts them; positive for every movement */
                                         count?: number;
+                                        /** @description Item quantities behind the value (the units data category, revenue sections) */
                                         quantity?: number;
+                                        /** @description Cohort cells: the cohort’s MRR at that column, in minor units (the initial cell: its new MRR) */
                                         amount?: number;
+                                        /** @description Cohort cells: 'initial' (the cohort’s new MRR, or its size for customer cohorts), then k = 0, 1, 2 … for k periods after the cohort period (0: at its end) */
                                         column?: "initial" | number;
                                     }[];
                                 }[];
                             }[];
+                            /** @description null for cohort tables and before the first computation */
                             key_number: {
+                                /** @description The total’s value at the last complete period of the range, in `unit` */
                                 value: number | null;
+                                /** @description currency, percent or other */
                                 kind: string;
+                                /** @description YYYY-MM-DD: first day of that period; null when no period of the range is complete */
                                 time: string | null;
                             } | null;
                         }[];
@@ -3621,10 +3684,13 @@ export interface operations {
                         owner: {
                             name: string;
                         } | null;
+                        /** @description A report’s range: its first and last month, both shown */
                         period: {
                             start_year: number;
+                            /** @description 1 = January */
                             start_month: number;
                             end_year: number;
+                            /** @description 1 = January */
                             end_month: number;
                         };
                         /** Format: date-time */
@@ -3669,39 +3735,61 @@ export interface operations {
                             recalculation_status: "recalculated" | "recalculating" | "failed";
                             error: string | null;
                             computed_at: string | null;
+                            /** @description The unit of every value of the section; null before its first computation */
                             unit: string | null;
+                            /** @description ISO 4217: the currency of money values (the report’s) */
                             currency: string | null;
                             periods: {
+                                /** @description Week '2025-W01' (ISO 8601, Monday to Sunday), month '2025-01', quarter '2025-Q1', year '2025' */
                                 label: string;
+                                /** @description YYYY-MM-DD */
                                 first_day: string;
+                                /** @description YYYY-MM-DD */
                                 last_day: string;
+                                /** @description YYYY-MM-DD: the day stocks (MRR, customers) are measured: the last day, or today for the current period */
                                 measure_day: string;
+                                /** @description The period holds today */
                                 current: boolean;
+                                /** @description The period is over (its last day is before today) */
                                 complete: boolean;
                             }[];
+                            /** @description The total first (is_total), then one per segmenter of the section */
                             segments: {
                                 id: string;
                                 name: string;
                                 is_total: boolean;
                                 grouped_segment_names: string[];
                                 series: {
+                                    /** @description As the legend shows it: the definition’s name, a component’s name, or “segment value · component” */
                                     name: string;
+                                    /** @description The segment value of this series (not on the total segment); “Other” last, so the values add up to the total */
                                     segment_value?: string;
+                                    /** @description The part of a multi-series definition: in mrr_movements new_business, expansion, reactivation, contraction, churn, fx_adjustment (only when the account matches movements by currency; not in the counts category) and net; in a cohort table the cohort’s period label (one series per cohort, one point per column); in deals the stage */
                                     component?: string;
+                                    /** @description One per period of the range, oldest first (a cohort row: its initial cell, then columns 0, 1, …) */
                                     data_points: {
-                                        /** @description First day of the period (a cohort cell: of cohort + k) */
+                                        /** @description YYYY-MM-DD: the first day of the period (a cohort cell: of the period cohort + `column`; the initial cell: of the cohort period) */
                                         time: string;
+                                        /** @description In the section’s `unit`: money as whole minor units of the section’s `currency` (cents: 123456 USD is $1,234.56), rates and shares as fractions (0.05 = 5 %), counts, ratios. In mrr_movements contraction and churn are negative and the other components positive, so they add up to `net`; churned customers and churned MRR elsewhere are positive. A cohort cell is a fraction of its cohort’s initial value (1 = 100 %); the initial cell is the initial value itself. null where the number is undefined (a rate over 0, growth after 0, a moving average without three points). */
                                         value: number | null;
+                                        /** @description Customers (or costs, deals) behind the value, where the definition counts them; positive for every movement */
                                         count?: number;
+                                        /** @description Item quantities behind the value (the units data category, revenue sections) */
                                         quantity?: number;
+                                        /** @description Cohort cells: the cohort’s MRR at that column, in minor units (the initial cell: its new MRR) */
                                         amount?: number;
+                                        /** @description Cohort cells: 'initial' (the cohort’s new MRR, or its size for customer cohorts), then k = 0, 1, 2 … for k periods after the cohort period (0: at its end) */
                                         column?: "initial" | number;
                                     }[];
                                 }[];
                             }[];
+                            /** @description null for cohort tables and before the first computation */
                             key_number: {
+                                /** @description The total’s value at the last complete period of the range, in `unit` */
                                 value: number | null;
+                                /** @description currency, percent or other */
                                 kind: string;
+                                /** @description YYYY-MM-DD: first day of that period; null when no period of the range is complete */
                                 time: string | null;
                             } | null;
                         }[];
@@ -3732,6 +3820,69 @@ export interface operations {
                             code?: string;
                             status: string;
                         }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests: wait for the time in `Retry-After` (exports: too many in progress for the account) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getDemoReportLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        secret: string;
+                        title: string;
                     };
                 };
             };
@@ -3948,10 +4099,13 @@ export interface operations {
                     title?: string;
                     summary?: string;
                     tags?: string[];
+                    /** @description A report’s range: its first and last month, both shown */
                     period?: {
                         start_year: number;
+                        /** @description 1 = January */
                         start_month: number;
                         end_year: number;
+                        /** @description 1 = January */
                         end_month: number;
                     };
                 };
@@ -3974,10 +4128,13 @@ export interface operations {
                         owner: {
                             name: string;
                         } | null;
+                        /** @description A report’s range: its first and last month, both shown */
                         period: {
                             start_year: number;
+                            /** @description 1 = January */
                             start_month: number;
                             end_year: number;
+                            /** @description 1 = January */
                             end_month: number;
                         };
                         /** Format: date-time */
@@ -6010,6 +6167,7 @@ export interface operations {
                         definition_id: string;
                         /** @description subscriptions (customer rows), costs or deals */
                         underlying_data: string;
+                        /** @description The period of the point, as in a section’s `periods` (label '2025-W01', '2025-01', '2025-Q1' or '2025'; days YYYY-MM-DD) */
                         period: {
                             label: string;
                             first_day: string;
@@ -6018,13 +6176,15 @@ export interface operations {
                             current: boolean;
                             complete: boolean;
                         };
+                        /** @description ISO 4217: the currency of money values */
                         currency: string;
-                        /** @description minor_units, fraction, ratio, count or units */
+                        /** @description minor_units (whole minor units of `currency`: cents for USD), fraction (0.05 = 5 %), ratio, count or units */
                         unit: string;
                         /** @description One per series of the point (one when segment_value, or component, names it) */
                         items: {
                             name: string;
                             segment_value?: string;
+                            /** @description As in the section’s series: a movement class, a deal stage, a cohort period label */
                             component?: string;
                             underlying_data: string;
                             value: number | null;
@@ -6045,12 +6205,12 @@ export interface operations {
                                     }[];
                                     movement_from: {
                                         id: string | null;
-                                        /** @description The customer’s MRR at that end */
+                                        /** @description The customer’s MRR at that end, in minor units of the answer’s currency */
                                         monthly_amount: number;
                                     } | null;
                                     movement_to: {
                                         id: string | null;
-                                        /** @description The customer’s MRR at that end */
+                                        /** @description The customer’s MRR at that end, in minor units of the answer’s currency */
                                         monthly_amount: number;
                                     } | null;
                                     additional_values: {
@@ -6102,12 +6262,12 @@ export interface operations {
                                         }[];
                                         movement_from: {
                                             id: string | null;
-                                            /** @description The customer’s MRR at that end */
+                                            /** @description The customer’s MRR at that end, in minor units of the answer’s currency */
                                             monthly_amount: number;
                                         } | null;
                                         movement_to: {
                                             id: string | null;
-                                            /** @description The customer’s MRR at that end */
+                                            /** @description The customer’s MRR at that end, in minor units of the answer’s currency */
                                             monthly_amount: number;
                                         } | null;
                                         additional_values: {
@@ -6269,6 +6429,7 @@ export interface operations {
                         definition_id: string;
                         /** @description subscriptions (customer rows), costs or deals */
                         underlying_data: string;
+                        /** @description The period of the point, as in a section’s `periods` (label '2025-W01', '2025-01', '2025-Q1' or '2025'; days YYYY-MM-DD) */
                         period: {
                             label: string;
                             first_day: string;
@@ -6277,13 +6438,15 @@ export interface operations {
                             current: boolean;
                             complete: boolean;
                         };
+                        /** @description ISO 4217: the currency of money values */
                         currency: string;
-                        /** @description minor_units, fraction, ratio, count or units */
+                        /** @description minor_units (whole minor units of `currency`: cents for USD), fraction (0.05 = 5 %), ratio, count or units */
                         unit: string;
                         /** @description One per series of the point (one when segment_value, or component, names it) */
                         items: {
                             name: string;
                             segment_value?: string;
+                            /** @description As in the section’s series: a movement class, a deal stage, a cohort period label */
                             component?: string;
                             underlying_data: string;
                             value: number | null;
@@ -6304,12 +6467,12 @@ export interface operations {
                                     }[];
                                     movement_from: {
                                         id: string | null;
-                                        /** @description The customer’s MRR at that end */
+                                        /** @description The customer’s MRR at that end, in minor units of the answer’s currency */
                                         monthly_amount: number;
                                     } | null;
                                     movement_to: {
                                         id: string | null;
-                                        /** @description The customer’s MRR at that end */
+                                        /** @description The customer’s MRR at that end, in minor units of the answer’s currency */
                                         monthly_amount: number;
                                     } | null;
                                     additional_values: {
@@ -6361,12 +6524,12 @@ export interface operations {
                                         }[];
                                         movement_from: {
                                             id: string | null;
-                                            /** @description The customer’s MRR at that end */
+                                            /** @description The customer’s MRR at that end, in minor units of the answer’s currency */
                                             monthly_amount: number;
                                         } | null;
                                         movement_to: {
                                             id: string | null;
-                                            /** @description The customer’s MRR at that end */
+                                            /** @description The customer’s MRR at that end, in minor units of the answer’s currency */
                                             monthly_amount: number;
                                         } | null;
                                         additional_values: {

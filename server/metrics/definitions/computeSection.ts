@@ -3,7 +3,7 @@ import { isoFromDay } from '../days';
 import type { SegmentSeries } from '../mrrSeries';
 import type { Timeline } from '../periods';
 import { resolveMetricsSettings } from '../settings';
-import type { AccountSnapshot } from '../snapshot';
+import type { AccountSnapshot } from '../snapshot/columns';
 import { categoryKind, type DefinitionId } from './catalogue';
 import { primaryOf, ratio, seriesOf, categoryValue, type Columns, type Measure, type Primary } from './columns';
 import { flowSums, visitCosts, visitDeals, type FlowSums } from './costsAndDeals';

@@ -2,7 +2,7 @@ import type { Converter } from '../currency';
 import { roundHalfEven } from '../money';
 import type { Timeline } from '../periods';
 import { groupOf, groupValues } from '../segments';
-import type { AccountSnapshot } from '../snapshot';
+import type { AccountSnapshot } from '../snapshot/columns';
 import { positionOfDay } from './plan';
 import type { CostSegmenter } from './segmenters';
 

@@ -1,7 +1,8 @@
 import type { ReportFilter } from '../filters';
 import type { MrrPieces } from '../pieceColumns';
 import { resolveMetricsSettings, type ReportSettingsInput } from '../settings';
-import { ITEM_FREEMIUM, type AccountSnapshot } from '../snapshot';
+import { ITEM_FREEMIUM } from '../snapshot/rows';
+import { type AccountSnapshot } from '../snapshot/columns';
 import { buildLinePieces } from './linePieces';
 
 /**

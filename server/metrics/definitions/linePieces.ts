@@ -2,7 +2,7 @@ import type { CorrectionsHandling } from '../../db/schema';
 import { versionWindow } from '../corrections';
 import { applyReportFilter, type ReportFilter } from '../filters';
 import { emptyPieces, growPieces, indexUnits, type MrrPieces } from '../pieceColumns';
-import type { AccountSnapshot } from '../snapshot';
+import type { AccountSnapshot } from '../snapshot/columns';
 
 /**
  * Payment lines as pieces (pieceColumns.ts) for the figures that are not MRR: revenue on a

@@ -5,7 +5,7 @@ import { computeMrrSeries, type MrrSeriesResult, type SegmentSeries } from '../m
 import { buildTimeline, dayPositions, positionAtOrAfter, type ReportRange, type Resolution, type Timeline } from '../periods';
 import { CustomerGroupResolver, pieceGroups, type Segmenter } from '../segments';
 import type { ReportSettingsInput } from '../settings';
-import type { AccountSnapshot } from '../snapshot';
+import type { AccountSnapshot } from '../snapshot/columns';
 import { buildFreemiumPieces, type FreemiumPieces } from './freemium';
 import { extendRange } from './plan';
 import { TOTAL_SEGMENTER_ID } from './segmenters';

@@ -2,7 +2,7 @@ import { absoluteMonth, dayFromIso, firstDayOfMonth, isoFromDay, monthOfDay } fr
 import type { ReportFilter } from '../filters';
 import { buildTimeline, periodFirstDay, periodOfDay, RESOLUTIONS, type ReportRange, type Resolution, type Timeline } from '../periods';
 import type { ReportSettingsInput } from '../settings';
-import type { AccountSnapshot } from '../snapshot';
+import type { AccountSnapshot } from '../snapshot/columns';
 import { findDefinition, type DefinitionId, type SectionDefinition } from './catalogue';
 import { resolveSegmenter, type ResolvedSegmenter } from './segmenters';
 import type { DataCategory } from '../../db/schema';

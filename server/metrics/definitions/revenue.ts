@@ -4,7 +4,8 @@ import { roundHalfEven } from '../money';
 import type { Timeline } from '../periods';
 import { CustomerGroupResolver, groupOf, groupValues, type Segmenter } from '../segments';
 import type { MetricsSettings } from '../settings';
-import { ITEM_METERED, ITEM_ONE_TIME, ITEM_RECURRING, ITEM_TYPES, type AccountSnapshot } from '../snapshot';
+import { ITEM_METERED, ITEM_ONE_TIME, ITEM_RECURRING, ITEM_TYPES } from '../snapshot/rows';
+import { type AccountSnapshot } from '../snapshot/columns';
 import { buildLinePieces } from './linePieces';
 import { dayIndexOf, type DayIndex } from './plan';
 
@@ -16,7 +17,7 @@ import { dayIndexOf, type DayIndex } from './plan';
  * - spread over the days a payment covers: recognized (recurring item totals, metered too when
  *   the account counts metered in MRR, plus one-time totals on their start day) and usage
  *   (metered item totals).
- * A line's total is the payment's total split evenly between its items (snapshot.ts).
+ * A line's total is the payment's total split evenly between its items (snapshot/finish.ts).
  * Spreading is by day with cumulative rounding: by day x a line of total T over [s, e) has
  * recognized round(T * (x - s) / (e - s)), so the portions of any periods are whole minor
  * units that add up to T exactly whatever the resolution. The current period counts up to

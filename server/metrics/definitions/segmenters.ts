@@ -1,5 +1,5 @@
 import { findCustomerSegment, type Segmenter, type SegmentGrouping } from '../segments';
-import type { AccountSnapshot } from '../snapshot';
+import type { AccountSnapshot } from '../snapshot/columns';
 import { CATALOGUE, type SectionDefinition } from './catalogue';
 import { SectionRequestError, type SegmenterRef, type SegmenterType } from './types';
 

@@ -7,7 +7,7 @@ import type { MrrPieces } from '../pieceColumns';
 import { buildMrrPieces } from '../pieces';
 import { CustomerGroupResolver, customerGroupsPaidBefore, pieceGroups, type Segmenter } from '../segments';
 import { resolveMetricsSettings, type MetricsSettings, type ReportSettingsInput } from '../settings';
-import type { AccountSnapshot } from '../snapshot';
+import type { AccountSnapshot } from '../snapshot/columns';
 
 /**
  * The MRR engine's pass again, for drill-down: the same pieces, rows and movement

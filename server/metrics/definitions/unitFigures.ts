@@ -2,7 +2,7 @@ import type { Converter } from '../currency';
 import { roundHalfEven } from '../money';
 import { periodLastDay, periodOfDay, type Resolution } from '../periods';
 import type { MrrPieces } from '../pieceColumns';
-import type { AccountSnapshot } from '../snapshot';
+import type { AccountSnapshot } from '../snapshot/columns';
 
 /**
  * Figures of one counted unit read from its MRR pieces: the paid run (days of uninterrupted

@@ -166,6 +166,23 @@ describe(`demo seed on ${testEngine}`, () => {
     expect(Number(children.n)).toBeGreaterThan(5);
   });
 
+  it('creates two reports, each with key numbers of its own sections for the demo’s strip', async () => {
+    const reports = await db.kysely.selectFrom('business_reports').select(['id', 'title']).where('account_id', '=', result.accountId).orderBy('created_at').execute();
+    expect(reports).toHaveLength(2);
+    for (const report of reports) {
+      const pinned = await db.kysely
+        .selectFrom('key_numbers as k')
+        .innerJoin('report_sections as s', (join) => join.onRef('s.account_id', '=', 'k.account_id').onRef('s.id', '=', 'k.section_id'))
+        .select(['k.definition_id', 's.report_id'])
+        .where('k.account_id', '=', result.accountId)
+        .where('k.report_id', '=', report.id)
+        .orderBy('k.position')
+        .execute();
+      expect(pinned.length, report.title).toBeGreaterThanOrEqual(3);
+      expect(pinned.every((row) => row.report_id === report.id)).toBe(true);
+    }
+  });
+
   it('rolls back a second seed that the database rejects (same owner e-mail)', async () => {
     const before = await tenantRowCount();
     await expect(seedDemoAccount(db.kysely, { email: 'demo@example.COM', password: 'other', now: NOW })).rejects.toThrow();

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CUSTOMER_COLUMN_REQUIRED, MAPPING_INCOMPLETE, SEGMENT_IMPORT_NOT_FOUND } from '../../../server/routes/segmentImports';
+import { CUSTOMER_COLUMN_REQUIRED_MESSAGE } from '../../../models/customers';
+import { MAPPING_INCOMPLETE, SEGMENT_IMPORT_NOT_FOUND } from '../../../server/routes/segmentImports';
 import { createAuthTestApp, signUp, type AuthTestApp, type SignedUp } from '../auth/support';
 import { testEngine } from '../helpers/database';
 
@@ -81,7 +82,7 @@ describe(`attribute values import on ${testEngine}`, () => {
     const { body } = await draft('cus-1,Pro\n');
     const noCustomer = await finalize({ import_id: body.import_id, segment_column_index: 1, skip_headers: false, customer_segment_id: segmentId });
     expect(noCustomer.statusCode).toBe(422);
-    expect(noCustomer.json().errors[0].detail).toBe(CUSTOMER_COLUMN_REQUIRED);
+    expect(noCustomer.json().errors[0].detail).toBe(CUSTOMER_COLUMN_REQUIRED_MESSAGE);
     const noValue = await finalize({ import_id: body.import_id, public_id_column_index: 0, skip_headers: false, customer_segment_id: segmentId });
     expect(noValue.statusCode).toBe(422);
     expect(noValue.json().errors[0].detail).toBe(MAPPING_INCOMPLETE);

@@ -6,7 +6,8 @@ import { computeSections } from '../../../server/metrics/definitions/computeSect
 import { PRODUCT_SEGMENTER_ID } from '../../../server/metrics/definitions/segmenters';
 import type { SectionRequest } from '../../../server/metrics/definitions/types';
 import { computeMrrSeries } from '../../../server/metrics/mrrSeries';
-import { createSnapshotBuilder, type AccountSnapshot } from '../../../server/metrics/snapshot';
+import { createSnapshotBuilder } from '../../../server/metrics/snapshot/builder';
+import { type AccountSnapshot } from '../../../server/metrics/snapshot/columns';
 import { readEcbHistory } from '../../../server/rates/ecbHistory';
 import { accountRow } from './support';
 

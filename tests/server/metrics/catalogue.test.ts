@@ -10,7 +10,8 @@ import {
 } from '../../../server/metrics/definitions/segmenters';
 import type { DataCategory } from '../../../server/db/schema';
 import { SectionRequestError, type SectionRequest, type SectionResult } from '../../../server/metrics/definitions/types';
-import { buildSnapshot, type AccountSnapshot } from '../../../server/metrics/snapshot';
+import { buildSnapshot } from '../../../server/metrics/snapshot/builder';
+import { type AccountSnapshot } from '../../../server/metrics/snapshot/columns';
 import { accountRow, business, type PaymentSpec } from './support';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PaymentVersionRow } from '../../../server/metrics/snapshot';
+import type { PaymentVersionRow } from '../../../server/metrics/snapshot/rows';
 import { business, movementsAt, series, type BusinessSpec } from './support';
 
 function version(overrides: Partial<PaymentVersionRow> & Pick<PaymentVersionRow, 'payment_id' | 'version' | 'valid_from' | 'valid_to'>): PaymentVersionRow {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { costSegmenterId, customerSegmenterId, PRODUCT_SEGMENTER_ID } from '../../../server/metrics/definitions/segmenters';
 import { SectionRequestError } from '../../../server/metrics/definitions/types';
 import { computeDetails, type DetailsRequest } from '../../../server/metrics/details';
-import { buildSnapshot } from '../../../server/metrics/snapshot';
+import { buildSnapshot } from '../../../server/metrics/snapshot/builder';
 import { accountRow, business, type PaymentSpec } from './support';
 
 /** Drill-down (METRICS.md section 9) on hand-computed cases; details.properties.test.ts checks that it always adds up. */
@@ -52,6 +52,17 @@ describe('details of a data point', () => {
       { name: 'MRR at the end of 2024-03', value: 47_000 },
       { name: 'Paying customers', value: 3 },
     ]);
+  });
+
+  it('gives a stock’s rows (MRR, customers, ARR, ARPA at a month) no movement ends: only their value', () => {
+    for (const definition of ['mrr', 'customers', 'arr', 'arpa']) {
+      // March 2024: Mid Ltd moved from 10,000 to 15,000, yet a stock lists what each has now.
+      const rows = computeDetails(SHOP, request(definition, '2024-03-15')).items[0]?.details.top_customers ?? [];
+      expect(rows.length, definition).toBeGreaterThan(0);
+      expect(rows.map((row) => [row.movement_from, row.movement_to]), definition).toEqual(rows.map(() => [null, null]));
+    }
+    const mid = computeDetails(SHOP, request('mrr', '2024-03-15')).items[0]?.details.top_customers.find((row) => row.id === 'mid');
+    expect(mid).toMatchObject({ value: 15_000, subscriptions: [{ product_key: 'pro' }] });
   });
 
   it('shows each customer’s products and its movement from and to, with the payments paying most at each end', () => {

@@ -4,7 +4,9 @@ import { seedDemoAccount, type SeedDemoResult } from '../../../server/demo/seed'
 import { dayFromIso } from '../../../server/metrics/days';
 import { loadSnapshot } from '../../../server/metrics/loadSnapshot';
 import { computeMrrSeries } from '../../../server/metrics/mrrSeries';
-import { buildSnapshot, SnapshotError, type AccountSnapshot, type ExchangeRateRow } from '../../../server/metrics/snapshot';
+import { buildSnapshot } from '../../../server/metrics/snapshot/builder';
+import { SnapshotError, type ExchangeRateRow } from '../../../server/metrics/snapshot/rows';
+import { type AccountSnapshot } from '../../../server/metrics/snapshot/columns';
 import { createTestDatabase, testEngine, type TestDatabase } from '../helpers/database';
 import { accountRow } from './support';
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { generateBusiness } from '../../../server/demo/generate';
 import { dayFromIso } from '../../../server/metrics/days';
 import { computeMrrSeries, type MrrSeriesRequest } from '../../../server/metrics/mrrSeries';
-import { createSnapshotBuilder, type AccountSnapshot } from '../../../server/metrics/snapshot';
+import { createSnapshotBuilder } from '../../../server/metrics/snapshot/builder';
+import { type AccountSnapshot } from '../../../server/metrics/snapshot/columns';
 import { readEcbHistory } from '../../../server/rates/ecbHistory';
 import { accountRow } from './support';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { MrrSeriesResult } from '../../../server/metrics/mrrSeries';
 import { FilterError } from '../../../server/metrics/filters';
 import { bucketLabel, groupValues, OTHER_SEGMENT, SegmenterError } from '../../../server/metrics/segments';
-import type { CustomerSegmentRow, CustomerSegmentValueRow } from '../../../server/metrics/snapshot';
+import type { CustomerSegmentRow, CustomerSegmentValueRow } from '../../../server/metrics/snapshot/rows';
 import { business, movementsAt, segment, series, type PaymentSpec } from './support';
 
 const segmentRow = (id: string, overrides: Partial<CustomerSegmentRow> = {}): CustomerSegmentRow => ({

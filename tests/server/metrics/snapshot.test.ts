@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DAY_NEVER_AFTER, DAY_NEVER_BEFORE, dayFromIso, isoFromDay } from '../../../server/metrics/days';
-import { buildSnapshot, createSnapshotBuilder, ITEM_ONE_TIME, ITEM_RECURRING, SnapshotError, type CustomerRow, type PaymentRow, type SnapshotRows } from '../../../server/metrics/snapshot';
+import { buildSnapshot, createSnapshotBuilder } from '../../../server/metrics/snapshot/builder';
+import { ITEM_ONE_TIME, ITEM_RECURRING, SnapshotError, type CustomerRow, type PaymentRow, type SnapshotRows } from '../../../server/metrics/snapshot/rows';
 import { accountRow, business } from './support';
 
 const d = dayFromIso;

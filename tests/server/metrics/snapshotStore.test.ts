@@ -6,7 +6,7 @@ import { seedDemoAccount, type SeedDemoResult } from '../../../server/demo/seed'
 import { dayFromIso } from '../../../server/metrics/days';
 import { loadSnapshot } from '../../../server/metrics/loadSnapshot';
 import { computeMrrSeries } from '../../../server/metrics/mrrSeries';
-import type { AccountSnapshot } from '../../../server/metrics/snapshot';
+import type { AccountSnapshot } from '../../../server/metrics/snapshot/columns';
 import { serializeSnapshot, SNAPSHOT_STORE_FORMAT, writeStoredCopy } from '../../../server/metrics/snapshotStore';
 import { createTestDatabase, testEngine, type TestDatabase } from '../helpers/database';
 

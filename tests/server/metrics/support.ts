@@ -5,16 +5,9 @@ import { computeMrrSeries, type MrrSeriesResult, type SegmentSeries } from '../.
 import type { Resolution } from '../../../server/metrics/periods';
 import type { Segmenter } from '../../../server/metrics/segments';
 import type { ReportSettingsInput } from '../../../server/metrics/settings';
-import {
-  buildSnapshot,
-  type AccountRow,
-  type AccountSnapshot,
-  type CustomerRow,
-  type CustomerSegmentRow,
-  type CustomerSegmentValueRow,
-  type ExchangeRateRow,
-  type PaymentVersionRow,
-} from '../../../server/metrics/snapshot';
+import { buildSnapshot } from '../../../server/metrics/snapshot/builder';
+import { type AccountRow, type CustomerRow, type CustomerSegmentRow, type CustomerSegmentValueRow, type ExchangeRateRow, type PaymentVersionRow } from '../../../server/metrics/snapshot/rows';
+import { type AccountSnapshot } from '../../../server/metrics/snapshot/columns';
 
 /** Compact fixtures for the metrics engine: a business described in a few lines. */
 

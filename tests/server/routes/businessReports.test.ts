@@ -220,6 +220,45 @@ describe(`business reports on ${testEngine}`, () => {
     expect((settings.json() as { auto_refresh: boolean }).auto_refresh).toBe(true);
   });
 
+  it('creates a report over the range asked, validated as a re-range is, and creates nothing for an invalid one', async () => {
+    const count = async () => ((await api('GET', '/business_reports/latest', owner)).json() as { items: unknown[] }).items.length;
+    const before = await count();
+    const create = (period: unknown) => api('POST', '/business_reports', owner, { title: 'ranged', sections: [{ definition_id: 'mrr' }], period });
+    const cases: [object, string][] = [
+      [{ start_year: 2025, start_month: 6, end_year: 2026, end_month: 4 }, 'Can not extend range beyound current date.'],
+      [{ start_year: 2025, start_month: 12, end_year: 2025, end_month: 10 }, RANGE_FROM_AFTER_TO],
+      [{ start_year: 2025, start_month: 10, end_year: 2025, end_month: 11 }, RANGE_TOO_SHORT],
+      [{ start_year: 2019, start_month: 12, end_year: 2026, end_month: 1 }, RANGE_TOO_LONG],
+    ];
+    for (const [period, message] of cases) {
+      const response = await create(period);
+      expect(response.statusCode, response.body).toBe(422);
+      expect(errorsOf(response)).toEqual([expect.objectContaining({ detail: message, source: { pointer: '/period' } })]);
+    }
+    // Not the period's shape: the schema's 400.
+    for (const period of [{ start_year: 2025, start_month: 13, end_year: 2025, end_month: 12 }, { start_year: 2025, start_month: 1 }, 'last year']) {
+      expect((await create(period)).statusCode).toBe(400);
+    }
+    // An unknown chart and a bad range: both reported.
+    const both = await api('POST', '/business_reports', owner, { title: 'x', sections: [{ definition_id: 'happiness' }], period: cases[1]?.[0] });
+    expect(both.statusCode).toBe(422);
+    expect(errorsOf(both).map((error) => error.source?.pointer)).toEqual(['/sections/0/definition_id', '/period']);
+    expect(await count()).toBe(before);
+
+    // A range that ends before the current month: computed over it, with auto refresh off.
+    const created = await create({ start_year: 2025, start_month: 7, end_year: 2025, end_month: 12 });
+    expect(created.statusCode, created.body).toBe(201);
+    await app.reports.settled();
+    const report = await bySecret((created.json() as { secret: string }).secret, owner);
+    expect(report.period).toEqual({ start_year: 2025, start_month: 7, end_year: 2025, end_month: 12 });
+    expect(report.settings.auto_refresh).toBe(false);
+    expect(total(report.sections[0]).map((p) => p.time)).toEqual(['2025-07-01', '2025-08-01', '2025-09-01', '2025-10-01', '2025-11-01', '2025-12-01']);
+    // Without a period: the last 12 months, auto refresh on.
+    const plain = await bySecret((await createFrom(owner, 'plain', ['mrr'])).secret, owner);
+    expect(plain.period).toEqual({ start_year: 2025, start_month: 4, end_year: 2026, end_month: 3 });
+    expect(plain.settings.auto_refresh).toBe(true);
+  });
+
   it('keeps settings, refuses an unknown currency, and recomputes in a new currency', async () => {
     await harness.db.kysely
       .insertInto('exchange_rates')
@@ -353,6 +392,26 @@ describe(`business reports on ${testEngine}`, () => {
       await harness.db.kysely.updateTable('accounts').set({ is_demo: false }).where('id', '=', owner.user.account_id).execute();
     }
     expect((await demo(secret)).statusCode).toBe(404);
+  });
+
+  it('tells anyone which report the public demo shows (GET /demo/report), and 404 without a demo account', async () => {
+    await createFrom(owner, 'demo link', ['mrr']);
+    const link = () => app.inject({ method: 'GET', url: '/api/v11/demo/report' });
+    const none = await link();
+    expect(none.statusCode).toBe(404);
+    expect(none.json()).toMatchObject({ errors: [{ detail: 'There is no demo report on this server' }] });
+    const db = harness.db.kysely;
+    await db.updateTable('accounts').set({ is_demo: true }).where('id', '=', owner.user.account_id).execute();
+    try {
+      const response = await link();
+      expect(response.statusCode).toBe(200);
+      const first = await db.selectFrom('business_reports').select(['secret', 'title']).where('account_id', '=', owner.user.account_id).orderBy('created_at').orderBy('id').limit(1).executeTakeFirstOrThrow();
+      expect(response.json()).toEqual(first);
+      // The public demo page reads it by that secret, with no token.
+      expect((await app.inject({ method: 'GET', url: `/api/v11/demo?token=${first.secret}` })).statusCode).toBe(200);
+    } finally {
+      await db.updateTable('accounts').set({ is_demo: false }).where('id', '=', owner.user.account_id).execute();
+    }
   });
 
   it('runs again, at start, a recalculation a stopped process left', async () => {

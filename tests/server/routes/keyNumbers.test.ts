@@ -113,4 +113,24 @@ describe(`key numbers on ${testEngine}`, () => {
     expect((await api('POST', '/business_reports/by_secret/key_numbers', colleague, body)).statusCode).toBe(403);
     expect(await list(secret, owner)).toEqual([]);
   });
+
+  it('shows a demo account’s strip to anyone (the public demo), and still only to editors for changes', async () => {
+    const { secret, sections } = await report(owner, ['mrr']);
+    const section = sections[0];
+    if (!section) throw new Error('no section');
+    await api('POST', '/business_reports/by_secret/key_numbers', owner, { secret, section_id: section.id, definition_id: 'mrr' });
+    expectSignInRequired(await api('GET', `/business_reports/by_secret/key_numbers?secret=${secret}`));
+    const accounts = harness.db.kysely.updateTable('accounts').where('id', '=', owner.user.account_id);
+    await accounts.set({ is_demo: true }).execute();
+    try {
+      expect((await list(secret)).map((item) => [item.definition_id, item.value])).toEqual([['mrr', 10_000]]);
+      expect((await list(secret, stranger)).map((item) => item.definition_id)).toEqual(['mrr']);
+      const body = { secret, section_id: section.id, definition_id: 'mrr' };
+      expectSignInRequired(await api('DELETE', '/business_reports/by_secret/key_numbers', undefined, body));
+      expect((await api('DELETE', '/business_reports/by_secret/key_numbers', stranger, body)).statusCode).toBe(404);
+    } finally {
+      await accounts.set({ is_demo: false }).execute();
+    }
+    expectSignInRequired(await api('GET', `/business_reports/by_secret/key_numbers?secret=${secret}`));
+  });
 });
