@@ -1,4 +1,3 @@
-/* global module */
 module.exports = {
   plugins: {
     'postcss-preset-mantine': {},

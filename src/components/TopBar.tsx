@@ -95,7 +95,8 @@ export function TopBar({ hasRejectedInvoices = false }: TopBarProps) {
                   variant={active ? 'light' : 'subtle'}
                   color={active ? 'brand' : 'gray'}
                   c={active ? undefined : 'var(--mantine-color-text)'}
-                  fw={active ? 600 : 500}
+                  // One weight for all: a bolder active item would be wider and push its neighbours.
+                  fw={600}
                   aria-current={active ? 'page' : undefined}
                   px="sm"
                 >

@@ -1,9 +1,10 @@
 import { ActionIcon, Alert, Anchor, Badge, Button, Drawer, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsMaximize, IconArrowsMinimize } from '@tabler/icons-react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { CUSTOMER_DETAILS_DRAWER_WIDTH, TIMELINE_DEFAULT_LIMIT } from '../../models/constants';
 import { useApi } from '../api/ApiContext';
-import { toastError } from '../notifications/toast';
+import { apiKey, queryState, type QueryState } from '../api/queries';
 import { formatMoney, formatNumber } from '../reports/charts/format';
 import { LazyApexChart } from '../reports/charts/LazyApexChart';
 import { apexLook, useChartColors } from '../reports/charts/chartColors';
@@ -35,7 +36,7 @@ export interface CustomerDrawerProps {
 
 const REVENUE_CHART_HEIGHT = 220;
 
-type Loaded<T> = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; value: T };
+type Loaded<T> = QueryState<T>;
 
 /**
  * The customer details drawer (spec: 'Details: {customer name}', 60 % wide or maximised):
@@ -52,26 +53,16 @@ export function CustomerDrawer({ customerId, onClose, currency, services: given 
   const [shownId, setShownId] = useState(customerId);
   useEffect(() => setShownId(customerId), [customerId]);
   const [maximised, setMaximised] = useState(false);
-  const [customer, setCustomer] = useState<Loaded<Customer>>({ status: 'loading' });
+  const customer = queryState(
+    useQuery({
+      queryKey: apiKey('/customers/{id}', { id: shownId }),
+      enabled: shownId !== null,
+      queryFn: ({ signal }) => services.customer(shownId ?? '', CUSTOMER_FETCH_FAILURE, signal),
+      meta: { failureToast: CUSTOMER_FETCH_FAILURE },
+    }),
+  );
 
-  useEffect(() => {
-    if (!shownId) return;
-    let live = true;
-    setCustomer({ status: 'loading' });
-    services.customer(shownId).then(
-      (value) => live && setCustomer({ status: 'ready', value }),
-      () => {
-        if (!live) return;
-        setCustomer({ status: 'failed' });
-        toastError(CUSTOMER_FETCH_FAILURE);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [services, shownId]);
-
-  const name = customer.status === 'ready' ? customer.value.name : '';
+  const name = customer.status === 'loaded' ? customer.data.name : '';
   return (
     <Drawer
       opened={customerId !== null}
@@ -98,7 +89,7 @@ export function CustomerDrawer({ customerId, onClose, currency, services: given 
           We could not fetch this customer.
         </Alert>
       )}
-      {customer.status === 'ready' && shownId && <CustomerDetails key={shownId} customer={customer.value} currency={currency} services={services} onOpen={setShownId} />}
+      {customer.status === 'loaded' && shownId && <CustomerDetails key={shownId} customer={customer.data} currency={currency} services={services} onOpen={setShownId} />}
     </Drawer>
   );
 }
@@ -117,17 +108,12 @@ function DrawerSkeleton() {
 }
 
 function CustomerDetails({ customer, currency, services, onOpen }: { customer: Customer; currency: string | undefined; services: CustomerServices; onOpen: (id: string) => void }) {
-  const [figures, setFigures] = useState<Loaded<CustomerFigures>>({ status: 'loading' });
-  useEffect(() => {
-    let live = true;
-    services.figures(customer.id, currency).then(
-      (value) => live && setFigures({ status: 'ready', value }),
-      () => live && setFigures({ status: 'failed' }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [services, customer.id, currency]);
+  const figures = queryState(
+    useQuery({
+      queryKey: apiKey('/customer_metrics/{id}', { id: customer.id, currency }),
+      queryFn: ({ signal }) => services.figures(customer.id, currency, signal),
+    }),
+  );
 
   return (
     <Stack gap="lg">
@@ -163,7 +149,7 @@ function Summary({ figures }: { figures: Loaded<CustomerFigures> }) {
       </SimpleGrid>
     );
   if (figures.status === 'failed') return <Text c="dimmed">We could not fetch this customer’s figures.</Text>;
-  const { mrr, accrued_total, one_time_accrued_total, currency } = figures.value;
+  const { mrr, accrued_total, one_time_accrued_total, currency } = figures.data;
   const numbers = [
     { label: 'MRR', value: formatMoney(mrr, currency) },
     { label: 'Total revenue', value: formatMoney(accrued_total + one_time_accrued_total, currency) },
@@ -186,8 +172,8 @@ function Summary({ figures }: { figures: Loaded<CustomerFigures> }) {
 
 function RevenueChart({ figures }: { figures: Loaded<CustomerFigures> }) {
   const colors = useChartColors();
-  if (figures.status !== 'ready') return figures.status === 'loading' ? <Skeleton height={REVENUE_CHART_HEIGHT} /> : null;
-  const { timeline, currency } = figures.value;
+  if (figures.status !== 'loaded') return figures.status === 'loading' ? <Skeleton height={REVENUE_CHART_HEIGHT} /> : null;
+  const { timeline, currency } = figures.data;
   const props: ApexChartProps = {
     type: 'bar',
     height: REVENUE_CHART_HEIGHT,
@@ -219,18 +205,15 @@ function RevenueChart({ figures }: { figures: Loaded<CustomerFigures> }) {
 function Payments({ customerId, currency, services }: { customerId: string; currency: string | undefined; services: CustomerServices }) {
   const [order, setOrder] = useState<PaymentsOrder>(storedPaymentsOrder);
   const [limit, setLimit] = useState(TIMELINE_DEFAULT_LIMIT);
-  const [payments, setPayments] = useState<Loaded<CustomerPayment[]>>({ status: 'loading' });
-  useEffect(() => {
-    let live = true;
-    setPayments({ status: 'loading' });
-    services.payments(customerId, { order, limit, ...(currency ? { currency } : {}) }).then(
-      (value) => live && setPayments({ status: 'ready', value }),
-      () => live && setPayments({ status: 'failed' }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [services, customerId, currency, order, limit]);
+  // A new order or limit asks again (the table stays, dimmed, until the answer comes); the
+  // request of an order left meanwhile is aborted.
+  const paymentsQuery = useQuery({
+    queryKey: apiKey('/customers/{id}/timeline', { id: customerId, order, limit, currency }),
+    queryFn: ({ signal }): Promise<CustomerPayment[]> => services.payments(customerId, { order, limit, ...(currency ? { currency } : {}) }, signal),
+    placeholderData: keepPreviousData,
+  });
+  const payments = queryState(paymentsQuery);
+  const previous = paymentsQuery.isPlaceholderData;
 
   const toggleOrder = () => {
     const next = order === 'desc' ? 'asc' : 'desc';
@@ -245,13 +228,15 @@ function Payments({ customerId, currency, services }: { customerId: string; curr
       </Title>
       {payments.status === 'loading' && <Skeleton height={120} />}
       {payments.status === 'failed' && <Text c="dimmed">We could not fetch the payments.</Text>}
-      {payments.status === 'ready' && (
+      {payments.status === 'loaded' && (
         <>
-          <Table.ScrollContainer minWidth={640}>
-            <Table striped highlightOnHover fz="sm" aria-label="Payments" style={{ whiteSpace: 'nowrap' }}>
+          {/* Fits the drawer at 60 % of a laptop screen: headers wrap, product and invoice are cut
+              with an ellipsis (whole in their title); a narrower drawer scrolls the table itself. */}
+          <Table.ScrollContainer minWidth={560} type="native">
+            <Table striped highlightOnHover fz="xs" horizontalSpacing={6} aria-label="Payments" aria-busy={previous} style={previous ? { opacity: 0.6 } : undefined}>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th aria-sort={order === 'asc' ? 'ascending' : 'descending'}>
+                  <Table.Th style={NO_WRAP} aria-sort={order === 'asc' ? 'ascending' : 'descending'}>
                     <UnstyledButton onClick={toggleOrder} aria-label={order === 'desc' ? 'Started at, newest first: show oldest first' : 'Started at, oldest first: show newest first'}>
                       <Group gap={4} wrap="nowrap">
                         <Text inherit fw={700}>
@@ -270,7 +255,7 @@ function Payments({ customerId, currency, services }: { customerId: string; curr
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {payments.value.length === 0 ? (
+                {payments.data.length === 0 ? (
                   <Table.Tr>
                     <Table.Td colSpan={7}>
                       <Text c="dimmed" ta="center">
@@ -279,24 +264,26 @@ function Payments({ customerId, currency, services }: { customerId: string; curr
                     </Table.Td>
                   </Table.Tr>
                 ) : (
-                  payments.value.map((payment) => (
+                  payments.data.map((payment) => (
                     <Table.Tr key={payment.id}>
-                      <Table.Td>{payment.started_at}</Table.Td>
-                      <Table.Td>{payment.ended_at}</Table.Td>
-                      <Table.Td>{payment.items.map((item) => `${item.product_key}${item.quantity !== 1 ? ` × ${formatNumber(item.quantity)}` : ''}`).join(', ')}</Table.Td>
+                      <Table.Td style={NO_WRAP}>{payment.started_at}</Table.Td>
+                      <Table.Td style={NO_WRAP}>{payment.ended_at}</Table.Td>
+                      <Truncated text={payment.items.map((item) => `${item.product_key}${item.quantity !== 1 ? ` × ${formatNumber(item.quantity)}` : ''}`).join(', ')} maxWidth={160} />
                       <Table.Td ta="right">{payment.duration_in_months}</Table.Td>
-                      <Table.Td ta="right" title={payment.original_currency !== payment.currency ? formatMoney(payment.original_total_value, payment.original_currency, 2) : undefined}>
+                      <Table.Td ta="right" style={NO_WRAP} title={payment.original_currency !== payment.currency ? formatMoney(payment.original_total_value, payment.original_currency, 2) : undefined}>
                         {formatMoney(payment.total_value, payment.currency, 2)}
                       </Table.Td>
-                      <Table.Td ta="right">{formatMoney(payment.monthly_amount, payment.currency, 2)}</Table.Td>
-                      <Table.Td>{payment.invoice_number ?? '–'}</Table.Td>
+                      <Table.Td ta="right" style={NO_WRAP}>
+                        {formatMoney(payment.monthly_amount, payment.currency, 2)}
+                      </Table.Td>
+                      <Truncated text={payment.invoice_number ?? '–'} maxWidth={110} />
                     </Table.Tr>
                   ))
                 )}
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          {payments.value.length === limit && limit < ALL_PAYMENTS_LIMIT && (
+          {payments.data.length === limit && limit < ALL_PAYMENTS_LIMIT && (
             <Button variant="light" onClick={() => setLimit(ALL_PAYMENTS_LIMIT)} style={{ alignSelf: 'flex-start' }}>
               Show all payments
             </Button>
@@ -307,19 +294,24 @@ function Payments({ customerId, currency, services }: { customerId: string; curr
   );
 }
 
+const NO_WRAP = { whiteSpace: 'nowrap' } as const;
+
+/** A cell cut to `maxWidth` with an ellipsis; the whole text in its title. */
+function Truncated({ text, maxWidth }: { text: string; maxWidth: number }) {
+  return (
+    <Table.Td title={text} style={{ maxWidth, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+      {text}
+    </Table.Td>
+  );
+}
+
 function ParentInfo({ parentId, services, onOpen }: { parentId: string | null; services: CustomerServices; onOpen: (id: string) => void }) {
-  const [parent, setParent] = useState<Customer | null>(null);
-  useEffect(() => {
-    if (!parentId) return;
-    let live = true;
-    services.customer(parentId, PARENT_FETCH_FAILURE).then(
-      (value) => live && setParent(value),
-      () => live && toastError(PARENT_FETCH_FAILURE),
-    );
-    return () => {
-      live = false;
-    };
-  }, [services, parentId]);
+  const { data: parent } = useQuery({
+    queryKey: apiKey('/customers/{id}', { id: parentId }),
+    enabled: parentId !== null,
+    queryFn: ({ signal }) => services.customer(parentId ?? '', PARENT_FETCH_FAILURE, signal),
+    meta: { failureToast: PARENT_FETCH_FAILURE },
+  });
   if (!parentId) return null;
   return (
     <Group gap="xs">
@@ -336,24 +328,14 @@ function ParentInfo({ parentId, services, onOpen }: { parentId: string | null; s
 }
 
 function Children({ ids, services, onOpen }: { ids: string[]; services: CustomerServices; onOpen: (id: string) => void }) {
-  const [children, setChildren] = useState<Loaded<Customer[]>>({ status: 'loading' });
-  const key = ids.join(',');
-  useEffect(() => {
-    if (key === '') return;
-    let live = true;
-    setChildren({ status: 'loading' });
-    services.many(key.split(',')).then(
-      (value) => live && setChildren({ status: 'ready', value }),
-      () => {
-        if (!live) return;
-        setChildren({ status: 'failed' });
-        toastError(CHILDREN_FETCH_FAILURE);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [services, key]);
+  const children = queryState(
+    useQuery({
+      queryKey: apiKey('/customer/show_batch', { ids }),
+      enabled: ids.length > 0,
+      queryFn: ({ signal }) => services.many(ids, signal),
+      meta: { failureToast: CHILDREN_FETCH_FAILURE },
+    }),
+  );
   if (ids.length === 0) return null;
   return (
     <Stack gap="xs">
@@ -361,7 +343,7 @@ function Children({ ids, services, onOpen }: { ids: string[]; services: Customer
         {ids.length} children
       </Title>
       {children.status === 'loading' && <Skeleton height={80} />}
-      {children.status === 'ready' && (
+      {children.status === 'loaded' && (
         <Table fz="sm" aria-label="Children">
           <Table.Thead>
             <Table.Tr>
@@ -370,7 +352,7 @@ function Children({ ids, services, onOpen }: { ids: string[]; services: Customer
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {children.value.map((child) => {
+            {children.data.map((child) => {
               const mrr = child.metrics.find((metric) => metric.kind === 'mrr');
               return (
                 <Table.Tr key={child.id}>

@@ -32,30 +32,30 @@ export class CustomerCallError extends Error {
 /** The customer drawer's calls (server/routes/customers.ts, customerMetrics.ts). */
 export function createCustomerServices(client: ApiClient) {
   return {
-    async customer(id: string, failure = CUSTOMER_FETCH_FAILURE): Promise<Customer> {
-      const { data, response } = await client.GET('/customers/{id}', { params: { path: { id } } });
+    async customer(id: string, failure = CUSTOMER_FETCH_FAILURE, signal?: AbortSignal): Promise<Customer> {
+      const { data, response } = await client.GET('/customers/{id}', { params: { path: { id } }, signal });
       if (!data) throw new CustomerCallError(failure, response.status);
       return data;
     },
     /** The customer's payments by start date, at most `limit` (default 100). */
-    async payments(id: string, options: { order: PaymentsOrder; limit?: number; currency?: string }): Promise<CustomerPayment[]> {
+    async payments(id: string, options: { order: PaymentsOrder; limit?: number; currency?: string }, signal?: AbortSignal): Promise<CustomerPayment[]> {
       const query = { sort_by: `started_at:${options.order}` as const, limit: options.limit ?? TIMELINE_DEFAULT_LIMIT, ...(options.currency ? { currency: options.currency } : {}) };
-      const { data, response } = await client.GET('/customers/{id}/timeline', { params: { path: { id }, query } });
+      const { data, response } = await client.GET('/customers/{id}/timeline', { params: { path: { id }, query }, signal });
       if (!data) throw new CustomerCallError(CUSTOMER_FETCH_FAILURE, response.status);
       return data.items;
     },
-    async figures(id: string, currency?: string): Promise<CustomerFigures> {
-      const { data, response } = await client.GET('/customer_metrics/{id}', { params: { path: { id }, query: currency ? { currency } : {} } });
+    async figures(id: string, currency?: string, signal?: AbortSignal): Promise<CustomerFigures> {
+      const { data, response } = await client.GET('/customer_metrics/{id}', { params: { path: { id }, query: currency ? { currency } : {} }, signal });
       if (!data) throw new CustomerCallError(CUSTOMER_FETCH_FAILURE, response.status);
       return data;
     },
     /** Customers by id, asked for in batches of 100 (the spec's children batches). */
-    async many(ids: readonly string[]): Promise<Customer[]> {
+    async many(ids: readonly string[], signal?: AbortSignal): Promise<Customer[]> {
       const batches: string[][] = [];
       for (let at = 0; at < ids.length; at += CHILDREN_FETCH_BATCH_SIZE) batches.push(ids.slice(at, at + CHILDREN_FETCH_BATCH_SIZE));
       const answers = await Promise.all(
         batches.map(async (batch) => {
-          const { data, response } = await client.POST('/customer/show_batch', { body: { ids: batch } });
+          const { data, response } = await client.POST('/customer/show_batch', { body: { ids: batch }, signal });
           if (!data) throw new CustomerCallError(CHILDREN_FETCH_FAILURE, response.status);
           return data.items;
         }),

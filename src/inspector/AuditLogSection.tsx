@@ -1,14 +1,14 @@
 import { Alert, Badge, Button, Group, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconRefresh } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useApi } from '../api/ApiContext';
 import { apiErrorMessages } from '../api/errors';
+import { ApiCallError, apiKey } from '../api/queries';
 import { formatDateTime } from './format';
 import classes from './InspectorPanel.module.css';
 import { JsonToggle } from './JsonToggle';
 import type { InspectedActor, InspectorRegistry } from './registry';
-
-type FetchState = { status: 'idle' } | { status: 'loading' } | { status: 'failed'; message: string };
 
 const STATUS_COLORS: Record<string, string> = {
   done: 'green',
@@ -38,40 +38,44 @@ interface AuditLogSectionProps {
 export function AuditLogSection({ actor, registry, shownAt }: AuditLogSectionProps) {
   const client = useApi();
   const { id: actorId, importId, loaded = false, auditLog, name } = actor;
-  const [attempt, setAttempt] = useState(0);
-  const [state, setState] = useState<FetchState>({ status: 'idle' });
+  // A loaded trace shows the log it was exported with until the server is asked.
+  const [asked, setAsked] = useState(!loaded);
+  // Attribute value imports have their own route; every other import actor is a payments import.
+  const path = name === 'segmentsImport' ? '/segments_importer/{id}' : '/subscriptions/csv_import/{id}';
+  const query = useQuery({
+    queryKey: apiKey(path, { id: importId }),
+    enabled: asked,
+    queryFn: async ({ signal }) => {
+      const options = { params: { path: { id: importId } }, signal };
+      let answer;
+      try {
+        answer = await (path === '/segments_importer/{id}' ? client.GET(path, options) : client.GET(path, options));
+      } catch (error) {
+        if (signal.aborted) throw error;
+        throw new ApiCallError(AUDIT_LOG_UNREACHABLE, 0);
+      }
+      const { data, error, response } = answer;
+      if (!data) {
+        const [message] = apiErrorMessages(error, `The server answered ${response.status}.`);
+        throw new ApiCallError(`${message} (HTTP ${response.status})`, response.status);
+      }
+      return { status: data.status, progress: data.progress, entries: data.audit_log };
+    },
+  });
 
+  // Each answer is kept with the actor's trace (an export carries it).
+  const fetched = asked ? query.data : undefined;
+  const fetchedAt = query.dataUpdatedAt;
   useEffect(() => {
-    if (loaded && attempt === 0) return;
-    const controller = new AbortController();
-    setState({ status: 'loading' });
-    // Attribute value imports have their own route; every other import actor is a payments import.
-    const request =
-      name === 'segmentsImport'
-        ? client.GET('/segments_importer/{id}', { params: { path: { id: importId } }, signal: controller.signal })
-        : client.GET('/subscriptions/csv_import/{id}', { params: { path: { id: importId } }, signal: controller.signal });
-    request
-      .then(({ data, error, response }) => {
-        if (controller.signal.aborted) return;
-        if (!data) {
-          const [message] = apiErrorMessages(error, `The server answered ${response.status}.`);
-          setState({ status: 'failed', message: `${message} (HTTP ${response.status})` });
-          return;
-        }
-        registry.attachAuditLog(actorId, {
-          importId,
-          fetchedAt: Date.now(),
-          importStatus: data.status,
-          progress: data.progress,
-          entries: data.audit_log,
-        });
-        setState({ status: 'idle' });
-      })
-      .catch(() => {
-        if (!controller.signal.aborted) setState({ status: 'failed', message: AUDIT_LOG_UNREACHABLE });
-      });
-    return () => controller.abort();
-  }, [client, registry, actorId, importId, loaded, attempt, name]);
+    if (!fetched) return;
+    registry.attachAuditLog(actorId, { importId, fetchedAt, importStatus: fetched.status, progress: fetched.progress, entries: fetched.entries });
+  }, [registry, actorId, importId, fetched, fetchedAt]);
+
+  const refresh = () => {
+    if (asked) void query.refetch();
+    else setAsked(true);
+  };
+  const state = query.isFetching ? { status: 'loading' as const } : query.isError && asked ? { status: 'failed' as const, message: query.error.message } : { status: 'idle' as const };
 
   const log = auditLog && (auditLog.importId ?? importId) === importId ? auditLog : undefined;
 
@@ -85,7 +89,7 @@ export function AuditLogSection({ actor, registry, shownAt }: AuditLogSectionPro
           size="compact-sm"
           variant="subtle"
           leftSection={<IconRefresh size={14} />}
-          onClick={() => setAttempt((n) => n + 1)}
+          onClick={refresh}
           loading={state.status === 'loading'}
         >
           {loaded ? 'Fetch from server' : 'Refresh'}

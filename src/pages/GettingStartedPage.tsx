@@ -12,15 +12,14 @@ import {
   Text,
   ThemeIcon,
   Title,
-  UnstyledButton,
 } from '@mantine/core';
-import { IconArrowRight, IconLifebuoy, IconPlayerPlayFilled } from '@tabler/icons-react';
+import { IconArrowRight, IconFileSpreadsheet, IconLifebuoy, IconPlayerPlayFilled } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { hasFullAccess } from '../../models/auth';
 import { HELP_EMAIL } from '../../models/constants';
 import { PageHeader } from '../components/PageHeader';
-import classes from './GettingStartedPage.module.css';
+import { useDemoReportPath } from '../gettingStarted/demoReportLink';
 import { useSession } from '../session/SessionContext';
 
 interface Video {
@@ -36,7 +35,7 @@ const introVideos: Video[] = [
 
 const segmentationVideo: Video = { title: 'Segment your customers', minutes: 6 };
 
-/** The data sources offered here: only these three (the rest live in Settings). */
+/** The data sources offered here: only these three. Their sync is not built yet: shown as coming soon, with no link. */
 const integrations = [
   { key: 'stripe', name: 'Stripe', mark: 'S', color: '#635bff', description: 'Card payments and subscriptions' },
   { key: 'chargebee', name: 'Chargebee', mark: 'C', color: '#ff7846', description: 'Subscription billing' },
@@ -71,18 +70,23 @@ export function GettingStartedPage() {
         </Box>
 
         <Stack component="ol" gap="lg" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Steps">
-          <Step number={1} title="Explore the demo report" description="A year of a realistic subscription business: see what your report will look like.">
-            <Button component={Link} href="/" variant="light" rightSection={<IconArrowRight size={16} />}>
-              Open the demo report
-            </Button>
+          <Step
+            number={1}
+            title="Explore the demo report"
+            description="Two years of a realistic subscription business, with demo data: see what your report will look like."
+          >
+            <DemoReportButton />
           </Step>
 
           {fullAccess ? (
             <Step
               number={2}
               title="Connect your data"
-              description="Sync payments from your billing system. CSV import and more integrations are in Settings."
+              description="Import your payments from a CSV file today. Syncing from your billing system is coming soon."
             >
+              <Button component={Link} href="/import-subscriptions" variant="light" leftSection={<IconFileSpreadsheet size={16} />}>
+                Import payments from CSV
+              </Button>
               <SimpleGrid
                 component="ul"
                 cols={{ base: 1, sm: 3 }}
@@ -94,25 +98,26 @@ export function GettingStartedPage() {
                 aria-label="Integrations"
               >
                 {integrations.map((integration) => (
-                  <li key={integration.key}>
-                    <UnstyledButton component={Link} href="/settings" aria-label={`Connect ${integration.name}`} w="100%">
-                      <Paper withBorder p="md" radius="md" className={classes.integration}>
-                        <Group gap="sm" wrap="nowrap">
-                          <ThemeIcon size={40} radius="md" color={integration.color} aria-hidden>
-                            <Text fw={800} fz="lg" c="white">
-                              {integration.mark}
-                            </Text>
-                          </ThemeIcon>
-                          <Stack gap={0} style={{ minWidth: 0 }}>
-                            <Text fw={600}>{integration.name}</Text>
-                            <Text size="xs" c="dimmed" truncate>
-                              {integration.description}
-                            </Text>
-                          </Stack>
+                  <Paper component="li" key={integration.key} withBorder p="md" radius="md" aria-label={`${integration.name}: coming soon`}>
+                    <Group gap="sm" wrap="nowrap">
+                      <ThemeIcon size={40} radius="md" color={integration.color} aria-hidden style={{ opacity: 0.55 }}>
+                        <Text fw={800} fz="lg" c="white">
+                          {integration.mark}
+                        </Text>
+                      </ThemeIcon>
+                      <Stack gap={0} style={{ minWidth: 0, flex: 1 }}>
+                        <Group gap={6} wrap="nowrap" justify="space-between">
+                          <Text fw={600}>{integration.name}</Text>
+                          <Badge variant="light" color="gray" size="sm" style={{ flexShrink: 0 }}>
+                            Coming soon
+                          </Badge>
                         </Group>
-                      </Paper>
-                    </UnstyledButton>
-                  </li>
+                        <Text size="xs" c="dimmed" truncate>
+                          {integration.description}
+                        </Text>
+                      </Stack>
+                    </Group>
+                  </Paper>
                 ))}
               </SimpleGrid>
             </Step>
@@ -160,6 +165,42 @@ export function GettingStartedPage() {
         </Paper>
       </Stack>
     </>
+  );
+}
+
+/**
+ * Step 1's button: the public demo report (the demo account's, with its generated data), the
+ * same for every new account, which has no data of its own yet.
+ */
+function DemoReportButton() {
+  const { state, reload } = useDemoReportPath();
+  if (state.status === 'loaded') {
+    return state.data ? (
+      <Button component={Link} href={state.data} variant="light" rightSection={<IconArrowRight size={16} />}>
+        Open the demo report
+      </Button>
+    ) : (
+      <Text size="sm" c="dimmed">
+        This server has no demo report. Create your report in step 3 once your data is in.
+      </Text>
+    );
+  }
+  if (state.status === 'failed') {
+    return (
+      <Group gap="sm">
+        <Text size="sm" c="dimmed">
+          We could not find the demo report.
+        </Text>
+        <Button variant="subtle" size="compact-sm" onClick={reload}>
+          Try again
+        </Button>
+      </Group>
+    );
+  }
+  return (
+    <Button variant="light" loading disabled rightSection={<IconArrowRight size={16} />}>
+      Open the demo report
+    </Button>
   );
 }
 

@@ -11,12 +11,12 @@ import { useSession } from '../session/SessionContext';
 import { ApiTokenCard } from '../settings/ApiTokenCard';
 import { CustomAttributesCard } from '../settings/CustomAttributesCard';
 
-/** Settings: the API token and the account's users now; account, data sources, attributes and segmentation later. */
+/** Settings: CSV import, the API token, the account's users and custom attributes now; account, integrations and segmentation later. */
 export function SettingsPage() {
   const { user } = useSession();
   return (
     <>
-      <PageHeader title="Settings" description="Your API access and the people who share your account." />
+      <PageHeader title="Settings" description="Your data, your API access, custom attributes and the people who share your account." />
       <Stack gap="xl">
         {hasFullAccess(user) ? (
           <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
@@ -32,8 +32,8 @@ export function SettingsPage() {
               <IconSettings size={22} stroke={1.6} />
             </ThemeIcon>
             <Text c="dimmed">
-              Coming soon here: your account&apos;s currency and access, data sources and integrations, custom attributes and
-              segmentation.
+              Coming soon here: your account&apos;s currency and access, integrations with Stripe, Chargebee, HubSpot and other
+              billing tools, and segmentation.
             </Text>
           </Group>
         </Paper>

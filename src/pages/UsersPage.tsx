@@ -52,7 +52,7 @@ export function UsersPage() {
         ) : null}
         {state.status === 'loaded' && state.users.length > 0 ? <UsersTable users={state.users} /> : null}
       </Paper>
-      <InviteUserDrawer opened={drawerOpened} onClose={drawer.close} onInvited={reload} />
+      <InviteUserDrawer opened={drawerOpened} onClose={drawer.close} />
     </>
   );
 }

@@ -1,8 +1,10 @@
 import { ActionIcon, Card, Code, Group, Skeleton, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { API_TOKEN_FETCH_FAILURE_MESSAGE } from '../../models/auth';
 import { useApi } from '../api/ApiContext';
+import { ApiCallError, apiKey } from '../api/queries';
 import { toastClipboardCopy, toastError } from '../notifications/toast';
 import { toAuthUser } from '../session/authServices';
 import { useAuthActor } from '../session/SessionContext';
@@ -16,25 +18,23 @@ type TokenState = { status: 'loading' } | { status: 'loaded'; token: string } | 
 export function ApiTokenCard() {
   const client = useApi();
   const actor = useAuthActor();
-  const [state, setState] = useState<TokenState>({ status: 'loading' });
   const [copied, setCopied] = useState(false);
-
+  const query = useQuery({
+    queryKey: apiKey('/users/me'),
+    queryFn: async ({ signal }) => {
+      const { data, response } = await client.GET('/users/me', { signal });
+      if (!data?.user.api_token) throw new ApiCallError('GET /users/me answered no API token', response.status);
+      return data;
+    },
+    meta: { failureToast: API_TOKEN_FETCH_FAILURE_MESSAGE },
+  });
+  // The fresh user of the answer refreshes the session's copy.
+  const me = query.data;
   useEffect(() => {
-    const controller = new AbortController();
-    client
-      .GET('/users/me', { signal: controller.signal })
-      .then(({ data }) => {
-        if (!data?.user.api_token) throw new Error('GET /users/me answered no API token');
-        actor.send({ type: 'auth.userUpdated', user: toAuthUser(data) });
-        setState({ status: 'loaded', token: data.user.api_token });
-      })
-      .catch(() => {
-        if (controller.signal.aborted) return;
-        setState({ status: 'failed' });
-        toastError(API_TOKEN_FETCH_FAILURE_MESSAGE);
-      });
-    return () => controller.abort();
-  }, [client, actor]);
+    if (me) actor.send({ type: 'auth.userUpdated', user: toAuthUser(me) });
+  }, [me, actor]);
+  const token = me?.user.api_token;
+  const state: TokenState = token ? { status: 'loaded', token } : query.isError && !query.isFetching ? { status: 'failed' } : { status: 'loading' };
 
   const handleCopy = async (token: string) => {
     try {

@@ -1,16 +1,15 @@
 import { Alert, Badge, Button, Card, Group, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconTableImport, IconTags } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { useApi } from '../api/ApiContext';
+import { ApiCallError, apiKey, queryState } from '../api/queries';
 
 interface Segment {
   id: string;
   name: string;
   time_sensitive: boolean;
 }
-
-type SegmentsState = { status: 'loading' } | { status: 'loaded'; items: Segment[] } | { status: 'failed' };
 
 export const CUSTOM_ATTRIBUTES_FETCH_FAILURE = 'We could not fetch your custom attributes';
 
@@ -21,21 +20,16 @@ export const CUSTOM_ATTRIBUTES_FETCH_FAILURE = 'We could not fetch your custom a
  */
 export function CustomAttributesCard() {
   const client = useApi();
-  const [state, setState] = useState<SegmentsState>({ status: 'loading' });
-
-  useEffect(() => {
-    const controller = new AbortController();
-    client
-      .GET('/customer_segments', { signal: controller.signal })
-      .then(({ data }) => {
-        if (!data) throw new Error('GET /customer_segments failed');
-        setState({ status: 'loaded', items: data.items });
-      })
-      .catch(() => {
-        if (!controller.signal.aborted) setState({ status: 'failed' });
-      });
-    return () => controller.abort();
-  }, [client]);
+  const state = queryState(
+    useQuery({
+      queryKey: apiKey('/customer_segments'),
+      queryFn: async ({ signal }): Promise<Segment[]> => {
+        const { data, response } = await client.GET('/customer_segments', { signal });
+        if (!data) throw new ApiCallError('GET /customer_segments failed', response.status);
+        return data.items;
+      },
+    }),
+  );
 
   return (
     <Card>
@@ -62,13 +56,13 @@ export function CustomAttributesCard() {
           <Alert color="red" variant="light">
             {CUSTOM_ATTRIBUTES_FETCH_FAILURE}
           </Alert>
-        ) : state.items.length === 0 ? (
+        ) : state.data.length === 0 ? (
           <Text size="sm" c="dimmed">
             No customer attributes yet.
           </Text>
         ) : (
           <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-            {state.items.map((segment) => (
+            {state.data.map((segment) => (
               <Group key={segment.id} component="li" justify="space-between" wrap="nowrap" gap="sm">
                 <Group gap="xs" wrap="nowrap">
                   <Text size="sm" fw={500}>

@@ -1,20 +1,25 @@
 import { Button, Drawer, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconSend } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { INVITATION_SEND_FAILURE_MESSAGE, inviteUserStruct } from '../../models/auth';
 import type { InviteUserValues } from '../../models/auth';
 import { ADD_USER_DRAWER_WIDTH } from '../../models/constants';
 import { useApi } from '../api/ApiContext';
 import { apiFieldErrors } from '../api/errors';
+import { accountUsersKey } from './useAccountUsers';
 import { superstructResolver } from '../forms/superstructResolver';
 import { toastError, toastSuccess } from '../notifications/toast';
 
 interface InviteUserDrawerProps {
   opened: boolean;
   onClose: () => void;
-  /** Called after the server accepted the invitation (the list refreshes). */
-  onInvited: () => void;
+  /** Called after the server accepted the invitation (the list of users is read again meanwhile). */
+  onInvited?: () => void;
 }
+
+/** The confirmation once the server accepted an invitation. */
+export const invitationSentMessage = (email: string) => `Invitation sent to ${email}`;
 
 const initialValues: InviteUserValues = { name: '', email: '' };
 
@@ -24,10 +29,21 @@ const initialValues: InviteUserValues = { name: '', email: '' };
  */
 export function InviteUserDrawer({ opened, onClose, onInvited }: InviteUserDrawerProps) {
   const client = useApi();
+  const queryClient = useQueryClient();
   const form = useForm<InviteUserValues>({
     mode: 'uncontrolled',
     initialValues,
     validate: superstructResolver(inviteUserStruct),
+  });
+  // POST /users; the answer's failures stay with the form (field messages) and the toast.
+  const invite = useMutation({
+    mutationFn: async (body: InviteUserValues) => {
+      const { response, error } = await client.POST('/users', { body });
+      return { ok: response.ok, error };
+    },
+    onSuccess: ({ ok }) => {
+      if (ok) void queryClient.invalidateQueries({ queryKey: accountUsersKey });
+    },
   });
 
   const handleClose = () => {
@@ -36,9 +52,10 @@ export function InviteUserDrawer({ opened, onClose, onInvited }: InviteUserDrawe
   };
 
   const handleSubmit = form.onSubmit(async ({ name, email }) => {
+    const body = { name: name.trim(), email: email.trim() };
     try {
-      const { response, error } = await client.POST('/users', { body: { name: name.trim(), email: email.trim() } });
-      if (!response.ok) {
+      const { ok, error } = await invite.mutateAsync(body);
+      if (!ok) {
         form.setErrors(apiFieldErrors(error));
         toastError(INVITATION_SEND_FAILURE_MESSAGE);
         return;
@@ -47,9 +64,9 @@ export function InviteUserDrawer({ opened, onClose, onInvited }: InviteUserDrawe
       toastError(INVITATION_SEND_FAILURE_MESSAGE);
       return;
     }
-    toastSuccess();
+    toastSuccess(invitationSentMessage(body.email));
     handleClose();
-    onInvited();
+    onInvited?.();
   });
 
   return (
@@ -82,7 +99,7 @@ export function InviteUserDrawer({ opened, onClose, onInvited }: InviteUserDrawe
             <Button variant="default" onClick={handleClose}>
               Cancel
             </Button>
-            <Button type="submit" leftSection={<IconSend size={16} />} loading={form.submitting}>
+            <Button type="submit" leftSection={<IconSend size={16} />} loading={invite.isPending}>
               Send invite
             </Button>
           </Group>

@@ -1,4 +1,5 @@
 import { render } from '@testing-library/react';
+import type { QueryClient } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import type { ReactNode } from 'react';
 import { Router } from 'wouter';
@@ -7,6 +8,8 @@ import type { Snapshot } from 'xstate';
 import { authMachine } from '../../machines/auth/authMachine';
 import type { AuthUser } from '../../models/auth';
 import { ApiProvider } from '../../src/api/ApiContext';
+import { createQueryClient } from '../../src/api/queries';
+import { ServerStateReset } from '../../src/api/ServerStateReset';
 import { App } from '../../src/App';
 import { AppProviders } from '../../src/AppProviders';
 import { AuthProvider } from '../../src/session/AuthProvider';
@@ -40,6 +43,13 @@ interface RenderOptions {
   restore?: boolean;
   /** The fake API; by default one that knows the user (GET /users/me, GET /users). */
   api?: FakeApi;
+  /** The server state cache; by default a fresh one (no retries) for each render. */
+  queryClient?: QueryClient;
+}
+
+/** A fresh server state cache for one test: nothing cached, a failure shown at once (no retry). */
+export function testQueryClient(): QueryClient {
+  return createQueryClient({ retry: false });
 }
 
 /** The auth machine settled in `signedIn` with the user, or `signedOut`. */
@@ -67,6 +77,7 @@ function authOptions({ user = null, restore = false }: RenderOptions) {
 export function renderApp(options: RenderOptions = {}) {
   const api = options.api ?? defaultFakeApi(options.user ?? null);
   const location = memoryLocation({ path: options.path ?? '/', record: true });
+  const queryClient = options.queryClient ?? testQueryClient();
   // StrictMode as in src/main.tsx: effects run twice, as they do in development.
   const view = render(
     <StrictMode>
@@ -75,26 +86,31 @@ export function renderApp(options: RenderOptions = {}) {
         router={{ hook: location.hook, searchHook: location.searchHook }}
         client={api.client}
         auth={authOptions(options)}
+        queryClient={queryClient}
       />
     </StrictMode>,
   );
-  return { ...view, location, api };
+  return { ...view, location, api, queryClient };
 }
 
 /** A component inside the app's providers, an in-memory router and a session. */
 export function renderWithProviders(ui: ReactNode, options: RenderOptions = {}) {
   const api = options.api ?? defaultFakeApi(options.user ?? null);
   const location = memoryLocation({ path: options.path ?? '/', record: true });
+  const queryClient = options.queryClient ?? testQueryClient();
   const view = render(
     <StrictMode>
-      <AppProviders env="test">
+      <AppProviders env="test" queryClient={queryClient}>
         <Router hook={location.hook} searchHook={location.searchHook}>
           <ApiProvider client={api.client}>
-            <AuthProvider {...authOptions(options)}>{ui}</AuthProvider>
+            <AuthProvider {...authOptions(options)}>
+              <ServerStateReset />
+              {ui}
+            </AuthProvider>
           </ApiProvider>
         </Router>
       </AppProviders>
     </StrictMode>,
   );
-  return { ...view, location, api };
+  return { ...view, location, api, queryClient };
 }

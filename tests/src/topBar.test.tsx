@@ -37,13 +37,25 @@ describe('top bar for a signed-in user', () => {
     }
   });
 
+  it('styles the active item without changing its width: the same font weight as the others', async () => {
+    const { location } = renderApp({ path: '/customers', user: fullAccessUser });
+    await screen.findByRole('heading', { level: 1, name: 'Customers' });
+    const weights = () => navLabels.map((label) => getComputedStyle(mainNav().getByRole('link', { name: label })).fontWeight);
+    const onCustomers = weights();
+    expect(new Set(onCustomers).size).toBe(1);
+    location.navigate('/payments');
+    await screen.findByRole('heading', { level: 1, name: 'Payments' });
+    expect(weights()).toEqual(onCustomers);
+  });
+
   it('counts /subscriptions as Payments and a report as Reports', async () => {
     const { location } = renderApp({ path: '/subscriptions', user: fullAccessUser });
     await screen.findByRole('heading', { level: 1, name: 'Payments' });
     expect(mainNav().getByRole('link', { name: 'Payments' })).toHaveAttribute('aria-current', 'page');
 
     location.navigate('/reports/abc');
-    await screen.findByRole('heading', { level: 1, name: 'Report' });
+    // The fake API has no such report: its page says so.
+    await screen.findByRole('heading', { level: 1, name: 'Report not found' });
     expect(mainNav().getByRole('link', { name: 'Reports' })).toHaveAttribute('aria-current', 'page');
   });
 

@@ -2,11 +2,12 @@ import { Avatar, Badge, Button, Group, Paper, Skeleton, Stack, Text, Textarea, T
 import { IconPinnedFilled } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import relativeTime from 'dayjs/plugin/relativeTime';
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState, type FormEvent } from 'react';
 import { useApi } from '../../api/ApiContext';
 import { toastError } from '../../notifications/toast';
 import { useSession } from '../../session/SessionContext';
-import { COMMENT_SAVE_FAILURE, commentsApi, type ReportComment } from './commentsApi';
+import { COMMENT_SAVE_FAILURE, commentsApi, commentsKey, type ReportComment } from './commentsApi';
 
 dayjs.extend(relativeTime);
 
@@ -81,24 +82,12 @@ export function ReportComments({ reportId, accountId, demo = false }: ReportComm
   const calls = useMemo(() => commentsApi(client, reportId), [client, reportId]);
   const readable = !demo && user !== null && user.account_id === accountId;
   const canComment = readable && user.permission_level === 'user';
-  const [items, setItems] = useState<ReportComment[] | null>(null);
-  const [failed, setFailed] = useState(false);
+  const queryClient = useQueryClient();
+  const query = useQuery({ queryKey: commentsKey(reportId), queryFn: ({ signal }) => calls.list(signal), enabled: readable });
+  const items = query.data ?? null;
+  const failed = query.isError && !query.isFetching && !query.data;
   const [text, setText] = useState('');
   const [saving, setSaving] = useState(false);
-
-  useEffect(() => {
-    if (!readable) return;
-    let live = true;
-    setItems(null);
-    setFailed(false);
-    calls.list().then(
-      (list) => live && setItems(list),
-      () => live && setFailed(true),
-    );
-    return () => {
-      live = false;
-    };
-  }, [calls, readable]);
 
   if (!readable) return null;
 
@@ -108,7 +97,7 @@ export function ReportComments({ reportId, accountId, demo = false }: ReportComm
     setSaving(true);
     try {
       const created = await calls.add(text);
-      setItems((current) => [created, ...(current ?? [])].sort(commentOrder));
+      queryClient.setQueryData<ReportComment[]>(commentsKey(reportId), (current) => [created, ...(current ?? [])].sort(commentOrder));
       setText('');
     } catch (error) {
       toastError(error instanceof Error && error.message ? error.message : COMMENT_SAVE_FAILURE);

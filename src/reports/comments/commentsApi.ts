@@ -1,4 +1,5 @@
 import type { ApiClient } from '../../api/client';
+import { apiKey } from '../../api/queries';
 
 /** A comment as `GET /comments` and `POST /comments` answer it. */
 export type ReportComment = NonNullable<Awaited<ReturnType<typeof listCall>>['data']>['items'][number];
@@ -7,9 +8,12 @@ export type ReportComment = NonNullable<Awaited<ReturnType<typeof listCall>>['da
 export const COMMENT_SAVE_FAILURE = 'We could not save your changes. Please try again.';
 export const COMMENTS_FETCH_FAILURE = 'We could not fetch comments';
 
-function listCall(client: ApiClient, reportId: string) {
-  return client.GET('/comments', { params: { query: { commented_id: reportId } } });
+function listCall(client: ApiClient, reportId: string, signal?: AbortSignal) {
+  return client.GET('/comments', { params: { query: { commented_id: reportId } }, signal });
 }
+
+/** The cache key of a report's comments. */
+export const commentsKey = (reportId: string) => apiKey('/comments', { commented_id: reportId });
 
 export class CommentCallError extends Error {
   override name = 'CommentCallError';
@@ -24,8 +28,8 @@ function detailOf(error: unknown): string | undefined {
 export function commentsApi(client: ApiClient, reportId: string) {
   return {
     /** Pinned first, then newest first (the server's order). */
-    async list(): Promise<ReportComment[]> {
-      const { data } = await listCall(client, reportId);
+    async list(signal?: AbortSignal): Promise<ReportComment[]> {
+      const { data } = await listCall(client, reportId, signal);
       if (!data) throw new CommentCallError(COMMENTS_FETCH_FAILURE);
       return data.items;
     },

@@ -1,10 +1,12 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { skipToken, useQuery } from '@tanstack/react-query';
+import { createContext, useCallback, useContext, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useApi } from '../../api/ApiContext';
+import { apiKey } from '../../api/queries';
 import { CustomerDrawer } from '../../customers/CustomerDrawer';
 import type { CustomerServices } from '../../customers/customersApi';
 import type { ReportSection, SectionPointInfo } from '../charts/sectionModel';
-import { createDetailsServices } from './detailsApi';
+import { createDetailsServices, detailsKey } from './detailsApi';
 import type { DetailsServices } from './detailsApi';
 import { SectionDetailsDialog } from './SectionDetailsDialog';
 import type { DetailsState } from './SectionDetailsDialog';
@@ -43,28 +45,22 @@ export function SectionDetailsProvider({ sections, currency, children, services:
   const sectionsRef = useRef(sections);
   sectionsRef.current = sections;
   const [target, setTarget] = useState<{ section: ReportSection; point: SectionPointInfo } | null>(null);
-  const [state, setState] = useState<DetailsState>({ status: 'loading' });
   const [customerId, setCustomerId] = useState<string | null>(null);
 
   // Stable: the charts are memoised and must not redraw when the report changes around them.
   const open = useCallback<PointClick>((point) => {
     const section = sectionsRef.current.find((candidate) => candidate.id === point.sectionId);
     if (!section) return;
-    setState({ status: 'loading' });
     setTarget({ section, point });
   }, []);
 
-  useEffect(() => {
-    if (!target) return;
-    let live = true;
-    services.details(target.point).then(
-      (details) => live && setState({ status: 'ready', details }),
-      () => live && setState({ status: 'failed' }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [services, target]);
+  const point = target?.point;
+  const query = useQuery({
+    // A closed dialog asks nothing.
+    queryKey: point ? detailsKey(point) : apiKey('/business_report/sections/{id}/details'),
+    queryFn: point ? ({ signal }) => services.details(point, undefined, signal) : skipToken,
+  });
+  const state: DetailsState = query.data ? { status: 'ready', details: query.data } : query.isError && !query.isFetching ? { status: 'failed' } : { status: 'loading' };
 
   return (
     <SectionDetailsContext value={open}>

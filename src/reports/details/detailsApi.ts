@@ -1,5 +1,6 @@
 import type { ApiClient } from '../../api/client';
 import type { operations } from '../../api/schema';
+import { apiKey } from '../../api/queries';
 import type { SectionPointInfo } from '../charts/sectionModel';
 
 /** `GET /business_report/sections/{id}/details` (and `/cohort_details`: the same shape). */
@@ -23,7 +24,7 @@ export class DetailsCallError extends Error {
 /** The details of a clicked point: a cohort cell asks /cohort_details, any other point /details. */
 export function createDetailsServices(client: ApiClient) {
   return {
-    async details(point: SectionPointInfo, currency?: string): Promise<SectionDetails> {
+    async details(point: SectionPointInfo, currency?: string, signal?: AbortSignal): Promise<SectionDetails> {
       const common = {
         segment_id: point.segmentId,
         ...(point.segmentValue !== undefined ? { segment_value: point.segmentValue } : {}),
@@ -35,9 +36,11 @@ export function createDetailsServices(client: ApiClient) {
         point.column !== undefined
           ? await client.GET('/business_report/sections/{id}/cohort_details', {
               params: { path, query: { ...common, cohort_date: point.cohortDate ?? point.time, date: point.time, column: point.column } },
+              signal,
             })
           : await client.GET('/business_report/sections/{id}/details', {
               params: { path, query: { ...common, date: point.time, ...(point.component !== undefined ? { component: point.component } : {}) } },
+              signal,
             });
       if (!data) throw new DetailsCallError(response.status);
       return data;
@@ -46,3 +49,11 @@ export function createDetailsServices(client: ApiClient) {
 }
 
 export type DetailsServices = ReturnType<typeof createDetailsServices>;
+
+/** The cache key of a point's details: the path it is read from and the point's parameters. */
+export function detailsKey(point: SectionPointInfo) {
+  const { sectionId, segmentId, segmentValue, component, time, column, cohortDate } = point;
+  return column !== undefined
+    ? apiKey('/business_report/sections/{id}/cohort_details', { id: sectionId, segment_id: segmentId, segment_value: segmentValue, date: time, column, cohort_date: cohortDate ?? time })
+    : apiKey('/business_report/sections/{id}/details', { id: sectionId, segment_id: segmentId, segment_value: segmentValue, date: time, component });
+}

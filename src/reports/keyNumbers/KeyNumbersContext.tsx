@@ -1,8 +1,9 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createContext, useCallback, useContext, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import { useApi } from '../../api/ApiContext';
 import { toastError } from '../../notifications/toast';
-import { KEY_NUMBER_SAVE_FAILURE, keyNumbersApi, keyOf, type KeyNumber, type KeyNumberRef } from './keyNumbersApi';
+import { KEY_NUMBER_SAVE_FAILURE, keyNumbersApi, keyNumbersKey, keyOf, type KeyNumber, type KeyNumberRef } from './keyNumbersApi';
 
 /**
  * The report's key numbers, shared by the strip above the sections and each section's menu
@@ -28,7 +29,7 @@ const KeyNumbersContext = createContext<KeyNumbersState | null>(null);
 interface KeyNumbersProviderProps {
   secret: string;
   canEdit: boolean;
-  /** The public demo: nothing is read (its visitors have no access to the call). */
+  /** The public demo: read only (the server lists a demo report's key numbers to anyone). */
   demo?: boolean;
   children: ReactNode;
 }
@@ -36,23 +37,13 @@ interface KeyNumbersProviderProps {
 export function KeyNumbersProvider({ secret, canEdit, demo = false, children }: KeyNumbersProviderProps) {
   const client = useApi();
   const calls = useMemo(() => keyNumbersApi(client, secret), [client, secret]);
-  const [items, setItems] = useState<KeyNumber[] | null>(null);
-  const [failed, setFailed] = useState(false);
+  const queryClient = useQueryClient();
+  const key = useMemo(() => keyNumbersKey(secret), [secret]);
+  const query = useQuery({ queryKey: key, queryFn: ({ signal }) => calls.list(signal) });
+  const items = query.data ?? null;
+  const failed = query.isError && !query.isFetching && !query.data;
   const [pending, setPending] = useState<string[]>([]);
-
-  useEffect(() => {
-    if (demo) return;
-    let live = true;
-    setItems(null);
-    setFailed(false);
-    calls.list().then(
-      (list) => live && setItems(list),
-      () => live && setFailed(true),
-    );
-    return () => {
-      live = false;
-    };
-  }, [calls, demo]);
+  const setItems = useCallback((change: (current: KeyNumber[] | undefined) => KeyNumber[] | undefined) => queryClient.setQueryData<KeyNumber[]>(key, change), [queryClient, key]);
 
   const change = useCallback(async (ref: KeyNumberRef, run: () => Promise<void>) => {
     const key = keyOf(ref);
@@ -66,14 +57,21 @@ export function KeyNumbersProvider({ secret, canEdit, demo = false, children }: 
     }
   }, []);
 
-  const add = useCallback((ref: KeyNumberRef) => change(ref, async () => setItems(await calls.add(ref))), [calls, change]);
+  const add = useCallback(
+    (ref: KeyNumberRef) =>
+      change(ref, async () => {
+        const list = await calls.add(ref);
+        setItems(() => list);
+      }),
+    [calls, change, setItems],
+  );
   const remove = useCallback(
     (ref: KeyNumberRef) =>
       change(ref, async () => {
         await calls.remove(ref);
         setItems((current) => current?.filter((item) => keyOf(item) !== keyOf(ref)) ?? current);
       }),
-    [calls, change],
+    [calls, change, setItems],
   );
   const has = useCallback((ref: KeyNumberRef) => items?.some((item) => keyOf(item) === keyOf(ref)) ?? false, [items]);
 

@@ -1,4 +1,5 @@
 import type { ApiClient } from '../../api/client';
+import { apiKey } from '../../api/queries';
 
 /** A key number as `GET /business_reports/by_secret/key_numbers` answers it. */
 export type KeyNumber = NonNullable<Awaited<ReturnType<typeof listCall>>['data']>['items'][number];
@@ -15,9 +16,12 @@ export const keyOf = (ref: KeyNumberRef) => `${ref.section_id}:${ref.definition_
 /** The spec's message for a change that did not save. */
 export const KEY_NUMBER_SAVE_FAILURE = 'We could not save your changes. Please try again.';
 
-function listCall(client: ApiClient, secret: string) {
-  return client.GET('/business_reports/by_secret/key_numbers', { params: { query: { secret } } });
+function listCall(client: ApiClient, secret: string, signal?: AbortSignal) {
+  return client.GET('/business_reports/by_secret/key_numbers', { params: { query: { secret } }, signal });
 }
+
+/** The cache key of a report's key numbers (by the report's secret). */
+export const keyNumbersKey = (secret: string) => apiKey('/business_reports/by_secret/key_numbers', { secret });
 
 /** A failed call (the strip shows or toasts it). */
 export class KeyNumberCallError extends Error {
@@ -27,8 +31,8 @@ export class KeyNumberCallError extends Error {
 /** The key numbers calls of one report, by its secret. */
 export function keyNumbersApi(client: ApiClient, secret: string) {
   return {
-    async list(): Promise<KeyNumber[]> {
-      const { data } = await listCall(client, secret);
+    async list(signal?: AbortSignal): Promise<KeyNumber[]> {
+      const { data } = await listCall(client, secret, signal);
       if (!data) throw new KeyNumberCallError('We could not fetch key numbers');
       return data.items;
     },

@@ -1,5 +1,6 @@
 import { Alert, Button, Card, SimpleGrid, Skeleton, Stack } from '@mantine/core';
 import { IconAlertCircle, IconFile, IconRefresh, IconTemplate } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { useApi } from '../../api/ApiContext';
@@ -8,6 +9,7 @@ import { BLANK_REPORT_NAME_SUFFIX, defaultReportTitle } from './defaultReportTit
 import { REPORT_ADD_FAILURE_MESSAGE, TEMPLATES_FETCH_FAILURE_MESSAGE } from './messages';
 import { createReport } from './reportCalls';
 import { TemplateCard } from './TemplateCard';
+import { latestReportsKey } from './useLatestReports';
 import { useReportTemplates } from './useReportTemplates';
 
 /** The key of the blank report among the choices (templates have the server's ids). */
@@ -20,6 +22,7 @@ const BLANK_REPORT = 'blank';
  */
 export function ReportLibrary() {
   const client = useApi();
+  const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const { state, reload } = useReportTemplates();
   const [creating, setCreating] = useState<string | null>(null);
@@ -35,6 +38,8 @@ export function ReportLibrary() {
   const handleCreate = async (choice: string, title: string, definitionIds: readonly string[]): Promise<boolean> => {
     setCreating(choice);
     const secret = await createReport(client, title, definitionIds);
+    // The list of reports has one more.
+    if (secret) void queryClient.invalidateQueries({ queryKey: latestReportsKey });
     if (!mounted.current) return true;
     if (!secret) {
       setCreating(null);

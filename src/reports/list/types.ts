@@ -7,6 +7,3 @@ export type ReportListItem =
 /** A template of the report library, as GET /business_report/templates answers it. */
 export type ReportTemplate =
   paths['/business_report/templates']['get']['responses'][200]['content']['application/json']['items'][number];
-
-/** What a hook's fetch stands at: loading, the answer, or a failure (retry with `reload`). */
-export type FetchState<T> = { status: 'loading' } | { status: 'loaded'; data: T } | { status: 'failed' };

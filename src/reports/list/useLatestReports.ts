@@ -1,20 +1,29 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useApi } from '../../api/ApiContext';
+import { ApiCallError, apiKey, queryState } from '../../api/queries';
 import type { ReportListItem } from './types';
-import { useFetched } from './useFetched';
+
+/** The key of GET /business_reports/latest. */
+export const latestReportsKey = apiKey('/business_reports/latest');
 
 /** GET /business_reports/latest: the account's reports, newest first. `forget` drops a deleted report from the list. */
 export function useLatestReports() {
   const client = useApi();
-  const load = useCallback(
-    async (signal: AbortSignal): Promise<ReportListItem[]> => {
-      const { data } = await client.GET('/business_reports/latest', { signal });
-      if (!data) throw new Error('GET /business_reports/latest failed');
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: latestReportsKey,
+    queryFn: async ({ signal }): Promise<ReportListItem[]> => {
+      const { data, response } = await client.GET('/business_reports/latest', { signal });
+      if (!data) throw new ApiCallError('GET /business_reports/latest failed', response.status);
       return data.items;
     },
-    [client],
+  });
+  const { refetch } = query;
+  const reload = useCallback(() => void refetch(), [refetch]);
+  const forget = useCallback(
+    (id: string) => queryClient.setQueryData<ReportListItem[]>(latestReportsKey, (reports) => reports?.filter((report) => report.id !== id)),
+    [queryClient],
   );
-  const { state, reload, update } = useFetched(load);
-  const forget = useCallback((id: string) => update((reports) => reports.filter((report) => report.id !== id)), [update]);
-  return { state, reload, forget };
+  return { state: queryState(query), reload, forget };
 }

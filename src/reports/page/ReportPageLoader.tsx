@@ -1,16 +1,18 @@
-import { Skeleton, Stack } from '@mantine/core';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Button, Skeleton, Stack, Text } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, type SetStateAction } from 'react';
+import { Link } from 'wouter';
 import { useApi } from '../../api/ApiContext';
+import { errorStatus } from '../../api/queries';
 import type { LiveChannels } from '../../cable/liveChannels';
 import { useLiveChannels } from '../../cable/LiveChannelsContext';
 import { FailureAlert } from '../../components/FailureAlert';
 import { PageHeader } from '../../components/PageHeader';
 import { preloadApexChart } from '../charts/LazyApexChart';
-import { createReportServices, type ReportServices, type ReportView } from './reportApi';
+import { createReportServices, REPORT_FETCH_FAILURE, REPORT_NOT_FOUND, reportKey, type ReportServices, type ReportView } from './reportApi';
 import { withDemoEdits } from './demoEdits';
 import { ReportBody } from './ReportView';
-
-export const REPORT_FETCH_FAILURE = 'Uh :( we failed to fetch report';
 
 interface ReportPageLoaderProps {
   secret: string;
@@ -23,26 +25,40 @@ interface ReportPageLoaderProps {
   now?: () => Date;
 }
 
-/** `/reports/{secret}`: loads the report (skeleton meanwhile, the spec's message when it cannot), then shows it. */
+/**
+ * `/reports/{secret}`: loads the report (skeleton meanwhile; 'Report not found' when the server
+ * has none by that secret, the spec's message when it cannot be read), then shows it. The report
+ * is the cached answer of its query (`reportKey`): the page's edits and the live channel's
+ * updates patch it there, and `reload` reads it again.
+ */
 export function ReportPageLoader({ secret, variant = 'normal', services: given, channels, now = () => new Date() }: ReportPageLoaderProps) {
   const client = useApi();
   const live = useLiveChannels(channels);
   const services = useMemo(() => given ?? createReportServices(client, live), [given, client, live]);
-  const [state, setState] = useState<{ status: 'loading' } | { status: 'failed' } | { status: 'ready'; report: ReportView }>({ status: 'loading' });
+  const queryClient = useQueryClient();
+  const key = useMemo(() => reportKey(secret, variant), [secret, variant]);
 
-  const load = useCallback(async () => {
-    try {
-      const report = variant === 'demo' ? withDemoEdits(await services.fetchDemoReport(secret)) : await services.fetchReport(secret);
-      setState({ status: 'ready', report });
-    } catch {
-      setState((current) => (current.status === 'ready' ? current : { status: 'failed' }));
-    }
-  }, [services, secret, variant]);
+  const query = useQuery({
+    queryKey: key,
+    queryFn: async ({ signal }) => (variant === 'demo' ? withDemoEdits(await services.fetchDemoReport(secret, signal)) : services.fetchReport(secret, signal)),
+    // The page's machines start from the report they are given: each visit reads it afresh
+    // (skeleton first), and only the page reads it again while it is open.
+    gcTime: 0,
+    refetchOnMount: 'always',
+  });
 
-  useEffect(() => {
-    setState({ status: 'loading' });
-    void load();
-  }, [load]);
+  const { refetch } = query;
+  /** Reads the report again; the fresh report, or undefined when it could not be read (the page keeps what it shows). */
+  const reload = useCallback(async (): Promise<ReportView | undefined> => {
+    const result = await refetch();
+    return result.isSuccess ? result.data : undefined;
+  }, [refetch]);
+  const setReport = useCallback(
+    (change: SetStateAction<ReportView>) =>
+      queryClient.setQueryData<ReportView>(key, (current) => (current === undefined ? current : typeof change === 'function' ? change(current) : change)),
+    [queryClient, key],
+  );
+
   // The chart library downloads while the report does.
   useEffect(() => {
     preloadApexChart().catch(() => {
@@ -50,18 +66,22 @@ export function ReportPageLoader({ secret, variant = 'normal', services: given, 
     });
   }, []);
 
-  if (state.status === 'loading') {
+  if (query.data) {
+    const today = now();
     return (
-      <Stack gap="lg" aria-busy="true" aria-label="Loading report">
-        <Skeleton height={36} width="40%" />
-        <Skeleton height={18} width="60%" />
-        <Skeleton height={56} />
-        <Skeleton height={400} />
-        <Skeleton height={400} />
-      </Stack>
+      <ReportBody
+        key={query.data.id}
+        report={query.data}
+        setReport={setReport}
+        services={services}
+        reload={reload}
+        today={{ year: today.getFullYear(), month: today.getMonth() + 1 }}
+        demo={variant === 'demo'}
+      />
     );
   }
-  if (state.status === 'failed') {
+  if (query.isError && !query.isFetching) {
+    if (errorStatus(query.error) === 404) return <ReportNotFound />;
     return (
       <Stack gap="lg">
         <PageHeader title="Report" />
@@ -69,6 +89,26 @@ export function ReportPageLoader({ secret, variant = 'normal', services: given, 
       </Stack>
     );
   }
-  const today = now();
-  return <ReportBody key={state.report.id} report={state.report} services={services} reload={load} today={{ year: today.getFullYear(), month: today.getMonth() + 1 }} demo={variant === 'demo'} />;
+  return (
+    <Stack gap="lg" aria-busy="true" aria-label="Loading report">
+      <Skeleton height={36} width="40%" />
+      <Skeleton height={18} width="60%" />
+      <Skeleton height={56} />
+      <Skeleton height={400} />
+      <Skeleton height={400} />
+    </Stack>
+  );
+}
+
+/** No report by this secret (404): it was deleted, or the link is mistyped. */
+function ReportNotFound() {
+  return (
+    <Stack gap="lg" align="flex-start">
+      <PageHeader title={REPORT_NOT_FOUND} />
+      <Text c="dimmed">This report does not exist or was deleted. Check the link, or head back to your reports.</Text>
+      <Button component={Link} href="/" variant="default" leftSection={<IconArrowLeft size={16} />}>
+        Back to reports
+      </Button>
+    </Stack>
+  );
 }

@@ -1,7 +1,8 @@
-import { Alert, Anchor, Badge, Box, Button, Card, Group, Loader, Paper, Select, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Badge, Box, Button, Card, Group, Loader, Paper, Select, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useActorRef, useSelector } from '@xstate/react';
 import { IconAdjustmentsHorizontal, IconFilter, IconPlus, IconPresentation, IconRefresh, IconShare } from '@tabler/icons-react';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useState, type SetStateAction } from 'react';
 import { recalculationActors } from '../../../machines/recalculation/recalculationActors';
 import { recalculationMachine } from '../../../machines/recalculation/recalculationMachine';
 import { controlsDisabled, isRecalculating, showsRecalculatingWarning, showsRefreshButton, showsStaleCallout } from '../../../machines/recalculation/selectors';
@@ -21,17 +22,22 @@ import { SectionCard } from './SectionCard';
 import { ReportDetails } from '../details/ReportDetails';
 import { AddChartDialog } from './sections/AddChartDialog';
 import { useSectionEditing } from './sections/useSectionEditing';
-import type { ReportServices, ReportSettings, ReportUpdate, ReportView as Report } from './reportApi';
+import { currenciesKey, dataExistenceKey, type ReportServices, type ReportSettings, type ReportUpdate, type ReportView as Report } from './reportApi';
 import { SettingsPopover, SETTING_UPDATE_FAILURE } from './SettingsPopover';
+import { ReportTags } from './ReportTags';
+import { apiKey } from '../../api/queries';
 
 export const CURRENCY_UPDATE_FAILURE = 'We could not update your report currency, please try again';
 export const REPORT_UPDATE_FAILURE = 'Something went wrong and we could not update report';
 
 interface ReportViewProps {
+  /** The report as cached (its query's answer, with the page's edits and live updates applied). */
   report: Report;
+  /** Changes the cached report (an edit that saved, a live update). */
+  setReport(change: SetStateAction<Report>): void;
   services: ReportServices;
-  /** Reads the report again (after a recalculation, or a reconnection). */
-  reload(): Promise<void>;
+  /** Reads the report again (after a recalculation, or a reconnection): the fresh report, or undefined when it could not be read. */
+  reload(): Promise<Report | undefined>;
   /** Today's month (the range rules and auto refresh depend on it). */
   today: { year: number; month: number };
   /** The public demo: read only, but title and summary can be edited in this browser. */
@@ -50,12 +56,13 @@ function refreshedLabel(refreshedAt: string | null): string {
  * and replaces each section as its update arrives. Editing controls show for editors only
  * (`can_edit`).
  */
-export function ReportBody({ report: loaded, services, reload, today, demo = false }: ReportViewProps) {
-  const [report, setReport] = useState(loaded);
-  useEffect(() => setReport(loaded), [loaded]);
-  const [noFinanceData, setNoFinanceData] = useState(false);
-  const [currencies, setCurrencies] = useState<string[]>([]);
+export function ReportBody({ report, setReport, services, reload: readAgain, today, demo = false }: ReportViewProps) {
+  const queryClient = useQueryClient();
   const canEdit = report.can_edit;
+  // Only editors can import (and only the account's users may ask); asked again with each reload.
+  const { data: hasFinanceData = true } = useQuery({ queryKey: dataExistenceKey, queryFn: ({ signal }) => services.hasFinanceData(signal), enabled: canEdit });
+  const noFinanceData = canEdit && !hasFinanceData;
+  const { data: currencies = [] } = useQuery({ queryKey: currenciesKey, queryFn: ({ signal }) => services.currencies(signal), enabled: canEdit });
 
   const logic = useMemo(
     () =>
@@ -68,11 +75,11 @@ export function ReportBody({ report: loaded, services, reload, today, demo = fal
   const actor = useActorRef(logic, {
     inspect: useInspection('recalculation'),
     input: {
-      reportId: loaded.id,
-      canEdit: loaded.can_edit,
-      recalculationStatus: loaded.recalculation_status,
-      freshnessStatus: loaded.freshness_status,
-      sectionIds: loaded.sections.map((section) => section.id),
+      reportId: report.id,
+      canEdit: report.can_edit,
+      recalculationStatus: report.recalculation_status,
+      freshnessStatus: report.freshness_status,
+      sectionIds: report.sections.map((section) => section.id),
     },
   });
   const recalculating = useSelector(actor, isRecalculating);
@@ -82,6 +89,15 @@ export function ReportBody({ report: loaded, services, reload, today, demo = fal
   const staleCallout = useSelector(actor, showsStaleCallout);
   const refreshButton = useSelector(actor, showsRefreshButton);
   const pending = useSelector(actor, (snapshot) => snapshot.context.pendingSections);
+
+  // A reload tells the machine the report's statuses as they are now (an import may have
+  // brought finance data: that is asked again too).
+  const reload = useCallback(async () => {
+    const fresh = await readAgain();
+    if (!fresh) return;
+    actor.send({ type: 'recalculation.reportUpdated', recalculationStatus: fresh.recalculation_status, freshnessStatus: fresh.freshness_status });
+    void queryClient.invalidateQueries({ queryKey: dataExistenceKey });
+  }, [readAgain, actor, queryClient]);
 
   // Section editing (src/reports/page/sections): definitions, section actions, 'Add chart'.
   const recalculationStarted = useCallback(() => actor.send({ type: 'recalculation.settingsChanged' }), [actor]);
@@ -94,28 +110,7 @@ export function ReportBody({ report: loaded, services, reload, today, demo = fal
   const live = useSelector(connection, isLive);
   const connectionLost = useSelector(connection, showsConnectionLost);
 
-  // A reload tells the machine the report's statuses as they are now.
-  useEffect(() => {
-    actor.send({ type: 'recalculation.reportUpdated', recalculationStatus: loaded.recalculation_status, freshnessStatus: loaded.freshness_status });
-  }, [actor, loaded]);
-
-  // Asked again with each reload: an import turns the prompt off once the report is recalculated.
-  // Only editors can import (and only the account's users may ask).
-  useEffect(() => {
-    let live = true;
-    if (canEdit) void services.hasFinanceData().then((finance) => live && setNoFinanceData(!finance));
-    return () => {
-      live = false;
-    };
-  }, [services, loaded, canEdit]);
-  useEffect(() => {
-    let live = true;
-    if (canEdit) void services.currencies().then((list) => live && setCurrencies(list));
-    return () => {
-      live = false;
-    };
-  }, [services, canEdit]);
-
+  // Live updates patch the cached report (a section's new numbers, the report's statuses).
   const onUpdate = useCallback(
     (update: ReportUpdate) => {
       if (update.object === 'business_report') {
@@ -131,7 +126,7 @@ export function ReportBody({ report: loaded, services, reload, today, demo = fal
         setReport((current) => ({ ...current, sections: current.sections.map((s) => (s.id === section.id ? section : s)) }));
       }
     },
-    [actor, reload],
+    [actor, reload, setReport],
   );
 
   useEffect(() => {
@@ -144,7 +139,7 @@ export function ReportBody({ report: loaded, services, reload, today, demo = fal
     return stop;
   }, [services, report.secret, report.id, canEdit, onUpdate, connection]);
 
-  const saveReport = async (body: { title?: string; summary?: string }) => {
+  const saveReport = async (body: { title?: string; summary?: string; tags?: string[] }) => {
     if (demo) {
       saveDemoEdit(report.id, body);
       setReport((current) => ({ ...current, ...body }));
@@ -191,17 +186,22 @@ export function ReportBody({ report: loaded, services, reload, today, demo = fal
                 By {report.owner.name}
               </Text>
             )}
-            {report.tags.map((tag) => (
-              <Badge key={tag} variant="light" size="sm">
-                {tag}
-              </Badge>
-            ))}
+            <ReportTags
+              tags={report.tags}
+              editable={canEdit && !demo}
+              onChange={async (tags) => {
+                await saveReport({ tags });
+                // The reports list filters by tags: it reads them again.
+                void queryClient.invalidateQueries({ queryKey: apiKey('/business_reports/latest') });
+              }}
+            />
           </Group>
         </Stack>
 
         <Paper withBorder p="sm" radius="md">
-          <Group justify="space-between" gap="sm">
-            <Group gap="xs">
+          {/* One row at 1440 px and 1280 px: the features still to come are icons with a tooltip. */}
+          <Group justify="space-between" gap="sm" wrap="nowrap" role="toolbar" aria-label="Report actions">
+            <Group gap="xs" wrap="nowrap">
               {canEdit && (
                 <>
                   <Button variant="default" leftSection={<IconPlus size={16} />} onClick={() => setAddingChart(true)} disabled={sectionEditing.definitions === 'failed'}>
@@ -212,30 +212,18 @@ export function ReportBody({ report: loaded, services, reload, today, demo = fal
                   </Button>
                 </>
               )}
-              <Tooltip label="Presentation mode: coming soon">
-                <Button variant="default" leftSection={<IconPresentation size={16} />} disabled>
-                  Present
-                </Button>
-              </Tooltip>
+              <ComingSoonAction label="Present" tooltip="Presentation mode: coming soon" icon={<IconPresentation size={18} />} />
               {canEdit && (
                 <>
-                  <Tooltip label="Report views: coming soon">
-                    <Button variant="default" leftSection={<IconAdjustmentsHorizontal size={16} />} disabled>
-                      Create view
-                    </Button>
-                  </Tooltip>
-                  <Tooltip label="Share links: coming soon">
-                    <Button variant="default" leftSection={<IconShare size={16} />} disabled>
-                      Share
-                    </Button>
-                  </Tooltip>
+                  <ComingSoonAction label="Create view" tooltip="Report views: coming soon" icon={<IconAdjustmentsHorizontal size={18} />} />
+                  <ComingSoonAction label="Share" tooltip="Share links: coming soon" icon={<IconShare size={18} />} />
                 </>
               )}
             </Group>
-            <Group gap="xs">
+            <Group gap="xs" wrap="nowrap" miw={0}>
               <FreshnessBadge recalculating={recalculating} stale={report.freshness_status === 'stale'} />
               {canEdit && <LiveBadge live={live} lost={connectionLost} />}
-              <Text size="sm" c="dimmed">
+              <Text size="sm" c="dimmed" truncate="end" miw={0} title={refreshedLabel(report.refreshed_at)}>
                 {refreshedLabel(report.refreshed_at)}
               </Text>
               {canEdit && (
@@ -269,11 +257,7 @@ export function ReportBody({ report: loaded, services, reload, today, demo = fal
                 />
               ) : null}
               {canEdit && <SettingsPopover settings={report.settings} showsCurrentMonth={currentMonth} onChange={(change) => void saveSettings(change, SETTING_UPDATE_FAILURE)} />}
-              <Tooltip label="Filters: coming soon">
-                <Button variant="default" leftSection={<IconFilter size={16} />} disabled>
-                  Filter
-                </Button>
-              </Tooltip>
+              <ComingSoonAction label="Filter" tooltip="Filters: coming soon" icon={<IconFilter size={18} />} />
             </Group>
           </Group>
         </Paper>
@@ -337,6 +321,17 @@ export function ReportBody({ report: loaded, services, reload, today, demo = fal
         <ReportComments reportId={report.id} accountId={report.account_id} demo={demo} />
       </Stack>
     </KeyNumbersProvider>
+  );
+}
+
+/** A feature of the action bar still to come: an icon, named for screen readers, its tooltip says so. */
+function ComingSoonAction({ label, tooltip, icon }: { label: string; tooltip: string; icon: React.ReactNode }) {
+  return (
+    <Tooltip label={tooltip}>
+      <ActionIcon variant="default" size={36} aria-label={label} disabled>
+        {icon}
+      </ActionIcon>
+    </Tooltip>
   );
 }
 

@@ -1,4 +1,5 @@
 import type { ApiClient } from '../../api/client';
+import { apiKey } from '../../api/queries';
 import type { LiveChannels } from '../../cable/liveChannels';
 import { takePrefetchedReport } from '../reportPrefetch';
 
@@ -8,9 +9,22 @@ export type ReportSection = ReportView['sections'][number];
 export type ReportSettings = ReportView['settings'];
 export type ReportPeriod = ReportView['period'];
 
-function fetchReportCall(client: ApiClient, secret: string, currency?: string) {
-  return client.GET('/business_reports/by_secret', { params: { query: { secret, ...(currency ? { currency } : {}) } } });
+function fetchReportCall(client: ApiClient, secret: string, currency?: string, signal?: AbortSignal) {
+  return client.GET('/business_reports/by_secret', { params: { query: { secret, ...(currency ? { currency } : {}) } }, signal });
 }
+
+/** The cache key of a report page's report: by its secret, or the demo's by its token. */
+export function reportKey(secret: string, variant: 'normal' | 'demo' = 'normal') {
+  return variant === 'demo' ? apiKey('/demo', { token: secret }) : apiKey('/business_reports/by_secret', { secret });
+}
+
+/** The report's own answers that its page reads beside it (read again with the report). */
+export const dataExistenceKey = apiKey('/data_existence');
+export const currenciesKey = apiKey('/currencies');
+
+/** The spec's message when a report cannot be read; a missing one says so instead. */
+export const REPORT_FETCH_FAILURE = 'Uh :( we failed to fetch report';
+export const REPORT_NOT_FOUND = 'Report not found';
 
 /** The live channel of a report (server/cable/businessReportChannel.ts). */
 export const BUSINESS_REPORT_CHANNEL = 'BusinessReportChannel';
@@ -46,24 +60,24 @@ export class ReportCallError extends Error {
 /** The report page's calls (a test passes its own client over a fake transport, or the real server). */
 export function createReportServices(client: ApiClient, channels: LiveChannels) {
   return {
-    async fetchReport(secret: string): Promise<ReportView> {
+    async fetchReport(secret: string, signal?: AbortSignal): Promise<ReportView> {
       // The answer the app asked for as it started on this report's page, if it did, else now.
-      const early = takePrefetchedReport(secret)?.catch(() => fetchReportCall(client, secret));
-      const { data, response } = await (early ?? fetchReportCall(client, secret));
-      if (!data) throw new ReportCallError('Uh :( we failed to fetch report', response.status);
+      const early = takePrefetchedReport(secret)?.catch(() => fetchReportCall(client, secret, undefined, signal));
+      const { data, response } = await (early ?? fetchReportCall(client, secret, undefined, signal));
+      if (!data) throw new ReportCallError(REPORT_FETCH_FAILURE, response.status);
       return data;
     },
     /** A report of the demo account (`GET /demo`), for anyone. */
-    async fetchDemoReport(token: string): Promise<ReportView> {
-      const { data, response } = await client.GET('/demo', { params: { query: { token } } });
-      if (!data) throw new ReportCallError('Uh :( we failed to fetch report', response.status);
+    async fetchDemoReport(token: string, signal?: AbortSignal): Promise<ReportView> {
+      const { data, response } = await client.GET('/demo', { params: { query: { token } }, signal });
+      if (!data) throw new ReportCallError(REPORT_FETCH_FAILURE, response.status);
       return data;
     },
     async refresh(reportId: string): Promise<void> {
       const { response } = await client.POST('/business_reports/{id}/refresh', { params: { path: { id: reportId } } });
       if (!response.ok) throw new ReportCallError('Something went wrong and we could not refresh the report', response.status);
     },
-    async updateReport(reportId: string, body: { title?: string; summary?: string; period?: ReportPeriod }, failure: string): Promise<void> {
+    async updateReport(reportId: string, body: { title?: string; summary?: string; tags?: string[]; period?: ReportPeriod }, failure: string): Promise<void> {
       const { response, error } = await client.PUT('/business_reports/{id}', { params: { path: { id: reportId } }, body });
       if (!response.ok) {
         const detail = (error as { errors?: { detail?: string }[] } | undefined)?.errors?.[0]?.detail;
@@ -75,13 +89,13 @@ export function createReportServices(client: ApiClient, channels: LiveChannels) 
       if (!data) throw new ReportCallError(failure, response.status);
       return data;
     },
-    async hasFinanceData(): Promise<boolean> {
-      const { data } = await client.GET('/data_existence');
+    async hasFinanceData(signal?: AbortSignal): Promise<boolean> {
+      const { data } = await client.GET('/data_existence', { signal });
       // Unknown: no prompt (better than a wrong one).
       return data?.finance ?? true;
     },
-    async currencies(): Promise<string[]> {
-      const { data } = await client.GET('/currencies');
+    async currencies(signal?: AbortSignal): Promise<string[]> {
+      const { data } = await client.GET('/currencies', { signal });
       return data?.items.map((item) => item.iso) ?? [];
     },
     watch(secret: string, reportId: string, handlers: { update(update: ReportUpdate): void; connected(): void; lost(): void }): () => void {

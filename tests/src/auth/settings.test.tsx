@@ -68,3 +68,16 @@ describe('Settings: the custom attributes card', () => {
     expect(await screen.findByText(CUSTOM_ATTRIBUTES_FETCH_FAILURE)).toBeInTheDocument();
   });
 });
+
+describe('Settings: what is coming soon', () => {
+  it('names only what does not exist yet, never the custom attributes or the data import that work', async () => {
+    renderApp({ path: '/settings', user: fullAccessUser });
+    await screen.findByRole('heading', { level: 2, name: 'Custom attributes' });
+    const soon = screen.getByText(/^Coming soon here:/);
+    expect(soon).not.toHaveTextContent(/custom attributes/i);
+    expect(soon).not.toHaveTextContent(/data sources/i);
+    expect(soon).toHaveTextContent(/integrations with Stripe, Chargebee, HubSpot/);
+    expect(soon).toHaveTextContent(/segmentation/);
+    expect(screen.getByRole('heading', { level: 2, name: 'Import CSV' })).toBeInTheDocument();
+  });
+});

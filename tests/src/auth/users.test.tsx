@@ -98,7 +98,7 @@ describe('/users', () => {
     expect(screen.getByRole('dialog', { name: 'Add user' })).toBeInTheDocument();
   });
 
-  it('sends {email, name}, closes the drawer, confirms and refreshes the list', async () => {
+  it('sends {email, name}, closes the drawer, confirms with a success toast and refreshes the list', async () => {
     let items = [apiUser(fullAccessUser)];
     const api = createFakeApi({ 'GET /users': () => ({ status: 200, body: { items } }) });
     api.on('POST /users', ({ body }) => {
@@ -113,7 +113,7 @@ describe('/users', () => {
     await user.type(drawer.getByLabelText(/^Email/), 'grace@example.com');
     await user.click(drawer.getByRole('button', { name: 'Send invite' }));
 
-    expect(await screen.findByText('Operation succeeded')).toBeInTheDocument();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invitation sent to grace@example.com');
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add user' })).not.toBeInTheDocument());
     expect(api.requestsTo('POST /users')[0]?.body).toEqual({ email: 'grace@example.com', name: 'Grace Hopper' });
     expect(api.requestsTo('POST /users')[0]?.headers.get('Authorization')).toBe('Bearer ada.jwt');

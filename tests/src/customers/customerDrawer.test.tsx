@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
@@ -172,5 +172,31 @@ describe('CustomerDrawer', () => {
     }
     renderWithProviders(<Closed />, { user: fullAccessUser, api: drawerApi([]) });
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});
+
+describe('CustomerDrawer requests', () => {
+  it('aborts the payments request of an order the user left before it answered, and shows the order asked last', async () => {
+    const user = userEvent.setup();
+    const api = drawerApi([customer('c1', 'Acme')]);
+    renderDrawer(api, 'c1');
+    const drawer = await screen.findByRole('dialog', { name: /Details: Acme/ });
+    await within(drawer).findByRole('table', { name: 'Payments' });
+
+    api.hold('GET /customers/:id/timeline');
+    await user.click(within(drawer).getByRole('button', { name: 'Started at, newest first: show oldest first' }));
+    await waitFor(() => expect(api.waiting('GET /customers/:id/timeline')).toBe(1));
+    const oldestFirst = api.requestsTo('GET /customers/c1/timeline').at(-1);
+    // Back to newest first before the oldest-first answer came: that request is given up.
+    await user.click(within(drawer).getByRole('button', { name: 'Started at, oldest first: show newest first' }));
+    await waitFor(() => expect(oldestFirst?.signal.aborted).toBe(true));
+    await waitFor(() => expect(api.waiting('GET /customers/:id/timeline')).toBe(1));
+    act(() => api.release('GET /customers/:id/timeline', { status: 200, body: { items: [payment(3, '2026-01-01')], limit: 100 } }));
+
+    const table = within(drawer).getByRole('table', { name: 'Payments' });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(2));
+    expect(within(table).getByText('INV-3')).toBeInTheDocument();
+    expect(within(drawer).getByRole('columnheader', { name: /Started at/ })).toHaveAttribute('aria-sort', 'descending');
+    expect(api.waiting('GET /customers/:id/timeline')).toBe(0);
   });
 });

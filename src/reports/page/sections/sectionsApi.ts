@@ -10,8 +10,8 @@ export const DELETE_SEGMENT_FAILURE = 'Something went wrong and we could not del
 export const UPDATE_SETTINGS_FAILURE = 'Something went wrong and we could not update section settings';
 export const SAVE_CHANGES_FAILURE = 'We could not save your changes. Please try again.';
 
-function definitionsCall(client: ApiClient) {
-  return client.GET('/business_report/section_definitions');
+function definitionsCall(client: ApiClient, signal?: AbortSignal) {
+  return client.GET('/business_report/section_definitions', { signal });
 }
 
 /** A chart a report can hold, with the account's segmenters it accepts (GET /business_report/section_definitions). */
@@ -41,8 +41,8 @@ export class SectionCallError extends Error {
 /** The section editing calls (server/routes/reportSections.ts). Each rejects with a SectionCallError carrying the spec's message. */
 export function createSectionsApi(client: ApiClient) {
   return {
-    async definitions(): Promise<SectionDefinition[]> {
-      const { data, response } = await definitionsCall(client);
+    async definitions(signal?: AbortSignal): Promise<SectionDefinition[]> {
+      const { data, response } = await definitionsCall(client, signal);
       if (!data) throw new SectionCallError(DEFINITIONS_FAILURE, response.status);
       return data.items;
     },

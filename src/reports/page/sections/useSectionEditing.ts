@@ -1,4 +1,6 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type Dispatch, type SetStateAction } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useMemo, useRef } from 'react';
+import { apiKey } from '../../../api/queries';
 import { toastError } from '../../../notifications/toast';
 import type { ReportView } from '../reportApi';
 import type { ChartChoice } from './AddChartDialog';
@@ -17,7 +19,7 @@ export function reordered<T extends { id: string; position: number }>(sections: 
 
 interface SectionEditingInput {
   report: ReportView;
-  setReport: Dispatch<SetStateAction<ReportView>>;
+  setReport(change: (report: ReportView) => ReportView): void;
   /** Reads the report again. */
   reload(): Promise<void>;
   /** Tells the recalculation machine the server started a recalculation. */
@@ -35,25 +37,18 @@ interface SectionEditingInput {
  */
 export function useSectionEditing({ report, setReport, reload, recalculationStarted, canEdit }: SectionEditingInput) {
   const api = useSectionsApi();
-  const [definitions, setDefinitions] = useState<SectionDefinition[] | null | 'failed'>(null);
   const current = useRef(report);
   current.current = report;
 
-  useEffect(() => {
-    if (!canEdit) return;
-    let live = true;
-    api.definitions().then(
-      (items) => live && setDefinitions(items),
-      () => {
-        if (!live) return;
-        setDefinitions('failed');
-        toastError(DEFINITIONS_FAILURE);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, canEdit]);
+  const definitionsQuery = useQuery({
+    queryKey: apiKey('/business_report/section_definitions'),
+    queryFn: ({ signal }) => api.definitions(signal),
+    enabled: canEdit,
+    // The account's charts change with a release, not while a report is open.
+    staleTime: Infinity,
+    meta: { failureToast: DEFINITIONS_FAILURE },
+  });
+  const definitions: SectionDefinition[] | null | 'failed' = definitionsQuery.data ?? (definitionsQuery.isError ? 'failed' : null);
 
   const afterNumbersChange = useCallback(async () => {
     recalculationStarted();

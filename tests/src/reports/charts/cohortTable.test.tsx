@@ -1,12 +1,14 @@
-import { render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MantineProvider } from '@mantine/core';
+import { mergeMantineTheme, DEFAULT_THEME, MantineProvider } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { cohortCellTint, cohortColumnLabel, CohortTable } from '../../../../src/reports/charts/CohortTable';
+import { cohortCellColors, cohortCellTint, cohortColumnLabel, CohortTable, contrastRatio } from '../../../../src/reports/charts/CohortTable';
 import { SectionChart } from '../../../../src/reports/charts/SectionChart';
 import { theme } from '../../../../src/theme';
 import { cohortSection } from './sectionFixtures';
+
+const mantineTheme = mergeMantineTheme(DEFAULT_THEME, theme);
 
 function renderInTheme(ui: ReactNode) {
   return render(
@@ -38,9 +40,54 @@ describe('CohortTable', () => {
     expect(within(jan).getAllByRole('cell')[0]).toHaveTextContent(/^4$/);
   });
 
-  it('scrolls within at most 600 px', () => {
+  it('scrolls within at most 600 px, with a shadow on each edge that has more table beyond it', () => {
     renderInTheme(<SectionChart section={cohortSection()} />);
-    expect(screen.getByTestId('cohort-table-scroll')).toHaveStyle({ maxHeight: '600px', overflow: 'auto' });
+    const box = screen.getByRole('region', { name: /^Cohort table/ });
+    expect(box).toHaveStyle({ maxHeight: '600px', overflow: 'auto' });
+    expect(screen.queryByTestId('cohort-more-right')).not.toBeInTheDocument();
+
+    // A table wider and taller than its box: both hints show; scrolled to the end, they go.
+    const size = (name: string, value: number) => Object.defineProperty(box, name, { configurable: true, value });
+    size('clientWidth', 600);
+    size('scrollWidth', 1400);
+    size('clientHeight', 600);
+    size('scrollHeight', 900);
+    fireEvent.scroll(box);
+    expect(screen.getByTestId('cohort-more-right')).toBeInTheDocument();
+    expect(screen.getByTestId('cohort-more-below')).toBeInTheDocument();
+    size('scrollLeft', 800);
+    size('scrollTop', 300);
+    fireEvent.scroll(box);
+    expect(screen.queryByTestId('cohort-more-right')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('cohort-more-below')).not.toBeInTheDocument();
+  });
+
+  it('writes each cell in the colour that contrasts with its background by at least 4.5:1, light and dark', () => {
+    for (const dark of [false, true]) {
+      const backgrounds = new Set<string>();
+      for (let share = 0; share <= 1.0001; share += 0.05) {
+        const { background, color } = cohortCellColors(cohortCellTint(share), dark, mantineTheme);
+        backgrounds.add(background);
+        expect(contrastRatio(background, color), `${dark ? 'dark' : 'light'} ${share}: ${color} on ${background}`).toBeGreaterThanOrEqual(4.5);
+      }
+      // A ramp: every share step is a colour of its own, the ends far apart.
+      expect(backgrounds.size).toBeGreaterThan(15);
+      const low = cohortCellColors(cohortCellTint(0), dark, mantineTheme).background;
+      const high = cohortCellColors(cohortCellTint(1), dark, mantineTheme).background;
+      expect(contrastRatio(low, high)).toBeGreaterThan(2);
+    }
+    // Pale cells carry dark text; deep ones white (never white on pale).
+    expect(cohortCellColors(cohortCellTint(0.1), false, mantineTheme).color).toBe('#000000');
+    expect(cohortCellColors(cohortCellTint(1), false, mantineTheme).color).toBe('#ffffff');
+    expect(contrastRatio('#ffffff', '#000000')).toBeCloseTo(21, 5);
+  });
+
+  it('paints the cells with the text colour chosen for their background', () => {
+    renderInTheme(<SectionChart section={cohortSection()} />);
+    const jan = screen.getByRole('row', { name: /^2025-01/ });
+    const [, month0] = within(jan).getAllByRole('cell');
+    const expected = cohortCellColors(cohortCellTint(1), false, mantineTheme);
+    expect(month0).toHaveStyle({ color: expected.color, background: expected.background });
   });
 
   it('tints cells by value: stronger for higher shares, none for an empty cell', () => {

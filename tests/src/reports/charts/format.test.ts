@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { currencyDigits, minorToMajor } from '../../../../models/money';
 import {
-  currencyDigits,
   decimalsOf,
   formatCompact,
   formatMoney,
@@ -8,7 +8,6 @@ import {
   formatPercent,
   formatValue,
   formatWholePercent,
-  minorToMajor,
   NO_VALUE,
   quarterLabel,
   valueUnitOf,
@@ -48,7 +47,7 @@ describe('compact numbers for axis labels', () => {
 });
 
 describe('money from minor units', () => {
-  it('takes the number of minor-unit digits from the currency (Intl)', () => {
+  it('takes the number of minor-unit digits from the currency (ISO 4217)', () => {
     expect(currencyDigits('USD')).toBe(2);
     expect(currencyDigits('jpy')).toBe(0);
     expect(currencyDigits('KWD')).toBe(3);

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { CohortTable } from '../../../../src/reports/charts/CohortTable';
@@ -118,6 +118,32 @@ describe('SectionDetailsProvider', () => {
     const drawer = await screen.findByRole('dialog', { name: /Details: Acme/ });
     expect(await within(drawer).findByRole('group', { name: 'MRR' })).toHaveTextContent('$1,500');
     expect(api.requestsTo('GET /customers/c1')).toHaveLength(1);
+  });
+
+  it('lists a stock’s customers with their value only, and a movement’s with MRR before and after', async () => {
+    const user = userEvent.setup();
+    const moved = [
+      customer('c1', 'Acme', 50_000, { movement_from: { id: 'p1', monthly_amount: 100_000 }, movement_to: { id: 'p2', monthly_amount: 150_000 } }),
+      customer('c2', 'Beta', 50_000, { movement_from: { id: 'p3', monthly_amount: 0 }, movement_to: { id: 'p3', monthly_amount: 50_000 } }),
+    ];
+    let answer = detailsAnswer();
+    const api = createFakeApi({ 'GET /business_report/sections/:id/details': () => answer });
+    renderProvider(api, [mrrSection()], <FakeChart point={march} />);
+    const headings = async () => {
+      const table = await screen.findByRole('table', { name: 'Customers' });
+      return within(table).getAllByRole('columnheader').map((cell) => cell.textContent);
+    };
+    await user.click(screen.getByRole('button', { name: 'Point 2025-03-01' }));
+    // The server gives a stock's rows no movement ends (server/metrics/details.ts).
+    expect(await headings()).toEqual(['Customer', 'Products', 'Value']);
+    await user.click(screen.getByRole('button', { name: 'Close details' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    answer = detailsAnswer('subscriptions', { top_customers: moved, total_count: 2, total_value: 100_000, rest: { count: 0, value: 0 } }, 100_000);
+    await user.click(screen.getByRole('button', { name: 'Point 2025-03-01' }));
+    expect(await headings()).toEqual(['Customer', 'Products', 'MRR before', 'MRR after', 'Value']);
+    const acme = screen.getByRole('row', { name: /Acme/ });
+    expect(within(acme).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['Acme', 'pro', '$1,000.00', '$1,500.00', '$500.00']);
   });
 
   it('asks for the clicked series and date; a cohort cell asks /cohort_details', async () => {

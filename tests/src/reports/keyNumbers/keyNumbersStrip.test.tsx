@@ -73,6 +73,38 @@ function renderStrip(api: FakeApi, { canEdit = true, sections = [mrr, churn], cu
 const strip = () => screen.getByRole('region', { name: 'Key numbers' });
 
 describe('the key numbers strip', () => {
+  it('shows the public demo’s key numbers to an anonymous visitor, read only, never as lasting placeholders', async () => {
+    const { api } = keyNumbersApi([mrrItem, churnItem]);
+    renderWithProviders(
+      <KeyNumbersProvider secret={SECRET} canEdit={false} demo>
+        <KeyNumbersStrip sections={[mrr, churn]} currency="USD" />
+      </KeyNumbersProvider>,
+      { api },
+    );
+    const shown = await screen.findByRole('region', { name: 'Key numbers' });
+    expect(within(shown).getByRole('group', { name: 'MRR' })).toBeInTheDocument();
+    expect(within(shown).getByRole('group', { name: 'Customer churn rate' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('Loading key numbers')).not.toBeInTheDocument();
+    expect(within(shown).queryByRole('button', { name: /^Remove / })).not.toBeInTheDocument();
+  });
+
+  it('shows nothing on a demo without key numbers, or when they cannot be read, once the answer is in', async () => {
+    for (const answer of [{ status: 200, body: { items: [] } }, apiErrors(500, { detail: 'Something went wrong' })]) {
+      const api = defaultFakeApi();
+      api.on(LIST, () => answer);
+      const { unmount } = renderWithProviders(
+        <KeyNumbersProvider secret={SECRET} canEdit={false} demo>
+          <KeyNumbersStrip sections={[mrr, churn]} currency="USD" />
+        </KeyNumbersProvider>,
+        { api },
+      );
+      await waitFor(() => expect(api.requestsTo(LIST).length).toBeGreaterThan(0));
+      await waitFor(() => expect(screen.queryByLabelText('Loading key numbers')).not.toBeInTheDocument());
+      expect(screen.queryByRole('region', { name: 'Key numbers' })).not.toBeInTheDocument();
+      unmount();
+    }
+  });
+
   it('shows skeletons, then each key number with its value at the last complete period, formatted as its chart', async () => {
     const { api } = keyNumbersApi([mrrItem, churnItem]);
     api.hold(LIST);

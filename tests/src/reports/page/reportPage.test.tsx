@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi, type Mock } from 'vitest';
 import type { LiveChannels } from '../../../../src/cable/liveChannels';
-import type { ReportServices, ReportUpdate, ReportView } from '../../../../src/reports/page/reportApi';
+import { ReportCallError, reportKey, type ReportServices, type ReportUpdate, type ReportView } from '../../../../src/reports/page/reportApi';
 import { ReportPageLoader } from '../../../../src/reports/page/ReportPageLoader';
 import { reportView } from './reportFixtures';
 import { fullAccessUser, renderWithProviders } from '../../renderApp';
@@ -83,6 +83,36 @@ describe('the report page', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Report' })).toBeInTheDocument();
   });
 
+  it('says the report was not found when the server has none by that secret (404), with a way back to the reports', async () => {
+    const fake = fakeServices(report(), { fetchReport: vi.fn(async () => Promise.reject(new ReportCallError('Uh :( we failed to fetch report', 404))) });
+    renderPage(fake.services);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Report not found' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to reports' })).toHaveAttribute('href', '/');
+    expect(screen.queryByText('Uh :( we failed to fetch report')).not.toBeInTheDocument();
+  });
+
+  it('keeps the failure message for a server that fails (5xx)', async () => {
+    const fake = fakeServices(report(), { fetchReport: vi.fn(async () => Promise.reject(new ReportCallError('Uh :( we failed to fetch report', 503))) });
+    renderPage(fake.services);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Uh :( we failed to fetch report');
+    expect(screen.queryByRole('heading', { name: 'Report not found' })).not.toBeInTheDocument();
+  });
+
+  it("patches the cached report with a section's live update: the new section shows without reading the report again", async () => {
+    const fake = fakeServices(report());
+    const { queryClient } = renderPage(fake.services);
+    expect(await screen.findByRole('region', { name: 'MRR' })).toBeInTheDocument();
+    const reads = fake.spies.fetchReport.mock.calls.length;
+
+    fake.push({ object: 'business_report_section', report_id: 'rep1', section: { ...report().sections[0]!, title: 'Monthly recurring revenue' } });
+
+    expect(await screen.findByRole('region', { name: 'Monthly recurring revenue' })).toBeInTheDocument();
+    expect(within(screen.getByRole('navigation', { name: 'Contents' })).getByRole('link', { name: 'Monthly recurring revenue' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'MRR' })).not.toBeInTheDocument();
+    expect(queryClient.getQueryData<ReportView>(reportKey('S'.repeat(32)))?.sections[0]?.title).toBe('Monthly recurring revenue');
+    expect(fake.spies.fetchReport.mock.calls.length).toBe(reads);
+  });
+
   it('prompts to import when the account has no finance data, linking to Settings', async () => {
     const fake = fakeServices(report(), { hasFinanceData: vi.fn(async () => false) });
     renderPage(fake.services);
@@ -161,7 +191,7 @@ describe('the report page', () => {
     const demoPage = () => renderWithProviders(<ReportPageLoader secret={'D'.repeat(32)} variant="demo" services={fake.services} channels={noChannels} now={now} />);
     const { unmount } = demoPage();
     expect(await screen.findByRole('heading', { level: 1, name: 'Board, March' })).toBeInTheDocument();
-    expect(fake.spies.fetchDemoReport).toHaveBeenCalledWith('D'.repeat(32));
+    expect(fake.spies.fetchDemoReport).toHaveBeenCalledWith('D'.repeat(32), expect.any(AbortSignal));
     expect(fake.spies.fetchReport).not.toHaveBeenCalled();
     expect(screen.getByText('A demo report')).toBeInTheDocument();
     for (const name of ['Recalculate', 'Report range', 'Report settings', 'Add chart', 'Share']) {
