@@ -337,3 +337,7 @@ export const SHARED_REPORT_ONLY_PERMISSION_LEVEL = 'shared_report_only';
  * `detailsCountUnits` decides; a server test keeps this list equal to it.
  */
 export const DETAILS_UNIT_COUNTING_DEFINITIONS: readonly string[] = ['mrr', 'customers', 'one_time_revenue', 'booked_revenue', 'recognized_revenue', 'usage_revenue', 'units_sold'];
+
+/** A report's tags (`PUT /business_reports/{id}` `tags`): at most 20, each 1 to 50 characters. */
+export const MAX_REPORT_TAGS = 20;
+export const MAX_REPORT_TAG_LENGTH = 50;

@@ -27,6 +27,7 @@ import {
 import { canEdit, mustBeReadable } from '../reports/access';
 import { reportStampBySecret, type ReportStamp } from '../reports/answerCache';
 import { REPORT_TEMPLATES } from '../reports/templates';
+import { MAX_REPORT_TAG_LENGTH, MAX_REPORT_TAGS } from '../../models/constants';
 import { periodEndingIn, rangeError, showsCurrentMonth, type ReportPeriod } from '../../models/reportRange';
 
 /**
@@ -451,7 +452,7 @@ export const businessReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: Type.Object({
           title: Type.Optional(Type.String({ maxLength: 200 })),
           summary: Type.Optional(Type.String({ maxLength: 20_000 })),
-          tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 20 })),
+          tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: MAX_REPORT_TAG_LENGTH }), { maxItems: MAX_REPORT_TAGS })),
           period: Type.Optional(PeriodSchema),
         }),
         response: { 200: SummarySchema, ...errorResponses(400, 401, 403, 404, 422) },

@@ -69,7 +69,7 @@ const FileResponse = {
 };
 
 export interface SectionExportRoutesOptions {
-  /** The job queue; without one (tests, a server with workers off) details exports run in this process. */
+  /** The job queue; without one (tests, an embedded PGlite server with workers off) details exports run in this process. */
   queue?: JobQueue;
 }
 

@@ -39,7 +39,7 @@ export function RangePicker({ period, today, disabled, onSave }: RangePickerProp
       onOpen={() => setDraft(period)}
     >
       <Popover.Target>
-        <Button variant="default" leftSection={<IconCalendarMonth size={16} />} disabled={disabled} onClick={() => setOpened((open) => !open)} aria-label="Report range">
+        <Button variant="default" leftSection={<IconCalendarMonth size={16} />} style={{ flexShrink: 0 }} disabled={disabled} onClick={() => setOpened((open) => !open)} aria-label="Report range">
           {periodLabel(period)}
         </Button>
       </Popover.Target>

@@ -1,10 +1,7 @@
 import { ActionIcon, Badge, Button, Group, TextInput } from '@mantine/core';
 import { IconPlus, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
-
-/** The server's limits of a report's tags (PUT /business_reports/{id}). */
-export const MAX_REPORT_TAGS = 20;
-export const MAX_TAG_LENGTH = 50;
+import { MAX_REPORT_TAG_LENGTH, MAX_REPORT_TAGS } from '../../../models/constants';
 
 interface ReportTagsProps {
   tags: readonly string[];
@@ -36,7 +33,7 @@ export function ReportTags({ tags, editable, onChange }: ReportTagsProps) {
   };
 
   const add = async () => {
-    const tag = draft.trim().slice(0, MAX_TAG_LENGTH);
+    const tag = draft.trim().slice(0, MAX_REPORT_TAG_LENGTH);
     if (!tag || tags.some((existing) => existing.toLowerCase() === tag.toLowerCase())) {
       setDraft('');
       setAdding(false);
@@ -84,7 +81,7 @@ export function ReportTags({ tags, editable, onChange }: ReportTagsProps) {
             autoFocus
             aria-label="New tag"
             placeholder="Tag name, then Enter"
-            maxLength={MAX_TAG_LENGTH}
+            maxLength={MAX_REPORT_TAG_LENGTH}
             value={draft}
             disabled={saving}
             onChange={(event) => setDraft(event.currentTarget.value)}

@@ -221,9 +221,14 @@ export function ReportBody({ report, setReport, services, reload: readAgain, tod
               )}
             </Group>
             <Group gap="xs" wrap="nowrap" miw={0}>
-              <FreshnessBadge recalculating={recalculating} stale={report.freshness_status === 'stale'} />
+              {/* Below 1408 px (Mantine's xl) the refreshed time moves into the badge's tooltip, so nothing is cut. */}
+              <Tooltip label={refreshedLabel(report.refreshed_at)}>
+                <Box style={{ flexShrink: 0 }}>
+                  <FreshnessBadge recalculating={recalculating} stale={report.freshness_status === 'stale'} />
+                </Box>
+              </Tooltip>
               {canEdit && <LiveBadge live={live} lost={connectionLost} />}
-              <Text size="sm" c="dimmed" truncate="end" miw={0} title={refreshedLabel(report.refreshed_at)}>
+              <Text size="sm" c="dimmed" truncate="end" miw={0} visibleFrom="xl" title={refreshedLabel(report.refreshed_at)}>
                 {refreshedLabel(report.refreshed_at)}
               </Text>
               {canEdit && (

@@ -65,7 +65,9 @@ describe(`demo seed on ${testEngine}`, () => {
     const started = performance.now();
     result = await seedDemoAccount(db.kysely, { email: 'Demo@Example.com', password: 'demo-password', now: NOW });
     const elapsed = performance.now() - started;
-    expect(elapsed).toBeLessThan(10_000);
+    // A few seconds on a quiet 2-core machine; the bound catches a seed that went row by row (minutes),
+    // with room for a machine loaded by parallel test files.
+    expect(elapsed).toBeLessThan(30_000);
     expect(await hasAnyAccount(db.kysely)).toBe(true);
 
     const account = await db.kysely.selectFrom('accounts').selectAll().where('id', '=', result.accountId).executeTakeFirstOrThrow();

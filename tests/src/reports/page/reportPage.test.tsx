@@ -234,6 +234,29 @@ describe('the report page', () => {
     expect(screen.getByRole('textbox', { name: 'Title' })).toHaveValue('Lost?');
   });
 
+  it('adds and removes tags (the reports list filters by them), and keeps a tag that could not be saved in its field', async () => {
+    const user = userEvent.setup();
+    const fake = fakeServices(report());
+    renderPage(fake.services);
+    const tags = await screen.findByRole('group', { name: 'Tags' });
+    await user.click(within(tags).getByRole('button', { name: 'Add tag' }));
+    await user.type(within(tags).getByRole('textbox', { name: 'New tag' }), 'investors{Enter}');
+    expect(fake.spies.updateReport).toHaveBeenLastCalledWith('rep1', { tags: ['board', 'investors'] }, 'Something went wrong and we could not update report');
+    expect(await within(tags).findByText('investors')).toBeInTheDocument();
+    expect(within(tags).queryByRole('textbox', { name: 'New tag' })).not.toBeInTheDocument();
+
+    await user.click(within(tags).getByRole('button', { name: 'Remove tag board' }));
+    expect(fake.spies.updateReport).toHaveBeenLastCalledWith('rep1', { tags: ['investors'] }, 'Something went wrong and we could not update report');
+    await waitFor(() => expect(within(tags).queryByText('board')).not.toBeInTheDocument());
+
+    fake.spies.updateReport.mockRejectedValueOnce(new Error('Something went wrong and we could not update report'));
+    await user.click(within(tags).getByRole('button', { name: 'Add tag' }));
+    await user.type(within(tags).getByRole('textbox', { name: 'New tag' }), 'q3{Enter}');
+    expect(await screen.findByText('Something went wrong and we could not update report')).toBeInTheDocument();
+    expect(within(tags).getByRole('textbox', { name: 'New tag' })).toHaveValue('q3');
+    expect(within(tags).queryByText('q3', { selector: '.mantine-Badge-label' })).not.toBeInTheDocument();
+  });
+
   it('checks the range as it is picked and saves a valid one; a refused save keeps the picker open with the spec’s toast', async () => {
     const user = userEvent.setup();
     const fake = fakeServices(report());
