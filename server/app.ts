@@ -28,6 +28,7 @@ import { invitationRoutes } from './routes/invitations';
 import { passwordRoutes } from './routes/passwords';
 import { sectionDefinitionRoutes } from './routes/sectionDefinitions';
 import { businessReportRoutes } from './routes/businessReports';
+import { reportFilterRoutes } from './routes/reportFilters';
 import { keyNumberRoutes } from './routes/keyNumbers';
 import { sectionExportRoutes } from './routes/sectionExports';
 import { reportSectionRoutes } from './routes/reportSections';
@@ -35,7 +36,7 @@ import { sectionDetailsRoutes } from './routes/sectionDetails';
 import { customerRoutes } from './routes/customers';
 import { commentRoutes } from './routes/comments';
 import { currencyRoutes } from './routes/currencies';
-import { ReportAnswerCache } from './reports/answerCache';
+import { FilteredAnswerCache, ReportAnswerCache } from './reports/answerCache';
 import { ReportRecalculations } from './reports/recalculations';
 import { sessionRoutes } from './routes/sessions';
 import { testSupportRoutes } from './routes/testSupport';
@@ -50,6 +51,8 @@ declare module 'fastify' {
     reports: ReportRecalculations;
     /** The last serialised answer of each report's page (server/reports/answerCache.ts). */
     reportAnswers: ReportAnswerCache;
+    /** Filtered answers of reports by secret and filter item (server/reports/answerCache.ts). */
+    filteredAnswers: FilteredAnswerCache;
   }
 }
 
@@ -103,6 +106,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const reports = new ReportRecalculations(options.db, { error: (message) => app.log.error(message) });
   app.decorate('reports', reports);
   app.decorate('reportAnswers', new ReportAnswerCache());
+  app.decorate('filteredAnswers', new FilteredAnswerCache());
   await app.register(fastifyMultipart, { limits: { fileSize: options.uploadLimitBytes ?? CSV_IMPORT_MAX_FILE_BYTES, files: 1 } });
   // At the root, so tests (and later root-level plugins) see `app.imports`.
   await app.register(importsPlugin, { queue: options.queue });
@@ -160,6 +164,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(segmentImportRoutes, { uploadLimitBytes: options.uploadLimitBytes });
       await api.register(customerSegmentRoutes);
       await api.register(businessReportRoutes);
+      await api.register(reportFilterRoutes);
       await api.register(keyNumberRoutes);
       await api.register(sectionExportRoutes, { queue: options.queue });
       await api.register(reportSectionRoutes);

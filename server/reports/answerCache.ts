@@ -112,3 +112,56 @@ function cachedAnswer(json: Buffer, etag: string): CachedAnswer {
     gzip: () => (gzipped ??= gzipSync(json, { level: 6 })),
   };
 }
+
+/** Filtered answers a process keeps (`GET /business_reports/by_secret_filtered`). */
+export const FILTERED_ANSWERS_KEPT = 64;
+
+/**
+ * The serialised answers of `GET /business_reports/by_secret_filtered`: one per report,
+ * currency and filter item, valid while the report's stamp (ReportStamp) is the database's, so
+ * a repeated filter costs no computation. At most `maxEntries` answers, the least recently used
+ * leaving first.
+ */
+export class FilteredAnswerCache {
+  private readonly entries = new Map<string, { stamp: string; answer: CachedAnswer }>();
+  private readonly building = new Map<string, Promise<CachedAnswer>>();
+  /** Answers built (computed) so far: what a test counts. */
+  builds = 0;
+
+  constructor(private readonly maxEntries = FILTERED_ANSWERS_KEPT) {}
+
+  /** The answer of `key` for this report's stamp; `build` makes it when there is none for that stamp. */
+  async answer(report: ReportStamp, key: string, build: () => Promise<string>): Promise<CachedAnswer> {
+    const full = `${report.account_id}/${report.id}\u0000${key}`;
+    const found = this.entries.get(full);
+    if (found && found.stamp === report.stamp) {
+      this.entries.delete(full);
+      this.entries.set(full, found);
+      return found.answer;
+    }
+    // The same request in flight: wait for it instead of computing twice.
+    const buildKey = `${full}\u0000${report.stamp}`;
+    const pending = this.building.get(buildKey);
+    if (pending) return pending;
+    const run = (async () => {
+      this.builds += 1;
+      const json = Buffer.from(await build());
+      return cachedAnswer(json, `"${createHash('sha1').update(json).digest('base64url')}"`);
+    })();
+    this.building.set(buildKey, run);
+    try {
+      const answer = await run;
+      this.entries.delete(full);
+      this.entries.set(full, { stamp: report.stamp, answer });
+      while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+      return answer;
+    } finally {
+      this.building.delete(buildKey);
+    }
+  }
+
+  /** Answers held. */
+  get size(): number {
+    return this.entries.size;
+  }
+}

@@ -6,6 +6,8 @@ import { findDefinition } from '../metrics/definitions/catalogue';
 import type { KeyNumberResult, PeriodResult, SectionRequest, SectionResult, SegmentResult, ValueUnit } from '../metrics/definitions/types';
 import type { MetricsService } from '../metrics/service';
 import { showsCurrentMonth, type ReportPeriod } from '../../models/reportRange';
+import type { FilterItem, ReportViewFilter } from '../../models/reportFilter';
+import { reportFilterOf, storedViewFilter, viewAndItem, viewFields } from './reportFilters';
 
 /**
  * Business reports in the database: what the routes read and write (routes/businessReports.ts)
@@ -81,7 +83,11 @@ export interface ReportView extends ReportSummary {
   /** The currency its numbers are in. */
   currency: string;
   settings: ReportSettingsView;
-  filter: null;
+  /** The report view's filter (every section is computed with it); null: none. */
+  filter: ReportViewFilter | null;
+  /** The name and value of the view filter's first segment item; null without one. */
+  filtered_segmenter_name: string | null;
+  filtered_segment_value: string | null;
   sections: SectionView[];
 }
 
@@ -102,6 +108,7 @@ type ReportRow = {
   recalculation_status: RecalculationStatus;
   computed_data_version: number | null;
   data_version: number;
+  filter: unknown;
 };
 
 function reportRows(db: Kysely<DB>) {
@@ -126,6 +133,7 @@ function reportRows(db: Kysely<DB>) {
       'r.recalculation_status',
       'r.computed_data_version',
       'a.data_version',
+      'r.filter',
     ]);
 }
 
@@ -209,7 +217,7 @@ export async function reportView(db: Kysely<DB>, accountId: string, reportId: st
     account_id: accountId,
     currency: settings.currency ?? account.currency,
     settings,
-    filter: null,
+    ...viewFields(storedViewFilter(row.filter)),
     sections: sections.map(sectionView),
   };
 }
@@ -349,18 +357,24 @@ export async function markRecalculating(db: Kysely<DB>, accountId: string, repor
   });
 }
 
-/** The section requests of a report as it is now (period, settings, sections and their segmenters). */
+/**
+ * The section requests of a report as it is now (period, settings, view filter, sections and
+ * their segmenters); with `item`, filtered by the view's filter AND that item.
+ */
 export async function sectionRequests(
   db: Kysely<DB>,
   accountId: string,
   reportId: string,
   currency?: string | null,
+  item?: FilterItem,
 ): Promise<{ sections: SectionRow[]; requests: Omit<SectionRequest, 'today'>[]; dataVersion: number } | undefined> {
   const row = await reportRows(db).where('r.account_id', '=', accountId).where('r.id', '=', reportId).executeTakeFirst();
   if (!row) return undefined;
   const settings = await reportSettings(db, accountId, reportId);
   const sections = await sectionRows(db, accountId, reportId);
   const range = { start_year: row.start_year, start_month: row.start_month, end_year: row.end_year, end_month: row.end_month };
+  const view = storedViewFilter(row.filter);
+  const filter = item ? viewAndItem(view, item) : reportFilterOf(view);
   const requests = sections.map((section) => ({
     definition_id: section.definition_id,
     range,
@@ -375,7 +389,7 @@ export async function sectionRequests(
       subtract_forever_discount_from_mrr: settings.subtract_forever_discount_from_mrr,
       subtract_finite_discount_from_mrr: settings.subtract_finite_discount_from_mrr,
     },
-    filter: null,
+    filter,
   }));
   return { sections, requests, dataVersion: Number(row.data_version) };
 }

@@ -25,7 +25,9 @@ import {
   type ReportView,
 } from '../reports/reports';
 import { canEdit, mustBeReadable } from '../reports/access';
-import { reportStampBySecret, type ReportStamp } from '../reports/answerCache';
+import { reportStampBySecret, type CachedAnswer, type ReportStamp } from '../reports/answerCache';
+import { FilterQuerySchema, pickedFilterItem, resolveViewFilter, storedViewFilter, viewFields } from '../reports/reportFilters';
+import { filterItemKey, MAX_FILTER_VALUE_LENGTH, MAX_VIEW_FILTER_ITEMS, type FilterItem, type ReportViewFilter } from '../../models/reportFilter';
 import { REPORT_TEMPLATES } from '../reports/templates';
 import { MAX_REPORT_TAG_LENGTH, MAX_REPORT_TAGS } from '../../models/constants';
 import { periodEndingIn, rangeError, showsCurrentMonth, type ReportPeriod } from '../../models/reportRange';
@@ -174,16 +176,57 @@ const SectionSchema = Type.Object({
   ),
 });
 
+const FilterText = (description: string) => Type.String({ maxLength: MAX_FILTER_VALUE_LENGTH, description });
+const Negated = Type.Boolean({ description: 'true: the item matches everything its value does not (“is not”)' });
+
+const FilterItemSchema = Type.Union(
+  [
+    Type.Object(
+      {
+        type: Type.Literal('segment'),
+        id: Type.String({ minLength: 1, maxLength: MAX_FILTER_VALUE_LENGTH, description: 'customer_segment:{segmentId} (a customer attribute) or subscription_segment:attribute:{attributeId} (a payment attribute)' }),
+        name: FilterText('The segment’s name (filled in by the server)'),
+        value: FilterText('The segment value'),
+        negated: Negated,
+      },
+      { description: 'Customers (month by month) or payments with this segment value' },
+    ),
+    Type.Object({ type: Type.Literal('deal_owner'), owner_name: Type.String({ minLength: 1, maxLength: MAX_FILTER_VALUE_LENGTH }), negated: Negated }, { description: 'Customers with at least one deal owned by `owner_name`' }),
+    Type.Object(
+      { type: Type.Literal('product'), product_key: Type.String({ minLength: 1, maxLength: MAX_FILTER_VALUE_LENGTH }), name: Type.Optional(FilterText('The product’s name, when the account has the product')), negated: Negated },
+      { description: 'Payment lines of the product `product_key`' },
+    ),
+  ],
+  { description: 'One report filter item: a segment value, a deal owner or a product; each can be negated' },
+);
+
+const ReportViewFilterSchema = Type.Object(
+  {
+    operator: Type.Union([Type.Literal('and'), Type.Literal('or')], { description: 'and: every item must match; or: one is enough' }),
+    arguments: Type.Array(FilterItemSchema, { maxItems: 100, description: `At most ${MAX_VIEW_FILTER_ITEMS} items (more is 422)` }),
+  },
+  { description: 'A report view’s filter: every section of the report is computed with it' },
+);
+
+const ViewFieldsSchema = Type.Object({
+  filter: Type.Union([ReportViewFilterSchema, Type.Null()], { description: 'The report view’s filter; null: the report is not filtered' }),
+  filtered_segmenter_name: Type.Union([Type.String(), Type.Null()], { description: 'The name of the segment of the view filter’s first segment item; null without one' }),
+  filtered_segment_value: Type.Union([Type.String(), Type.Null()], { description: 'The value of the view filter’s first segment item; null without one' }),
+});
+
+const ReportViewSummarySchema = Type.Composite([SummarySchema, ViewFieldsSchema]);
+
 const ReportSchema = Type.Composite([
   SummarySchema,
+  ViewFieldsSchema,
   Type.Object({
     account_id: Type.String(),
     currency: Type.String({ description: 'The currency of its numbers' }),
     settings: SettingsSchema,
-    filter: Type.Null(),
     sections: Type.Array(SectionSchema),
   }),
 ]);
+
 
 const NotModified = Type.Null({ description: 'Not modified: the answer is the one of the `ETag` sent in `If-None-Match`' });
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
@@ -323,6 +366,49 @@ export const businessReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
+    '/business_reports/by_secret_filtered',
+    {
+      onRequest: app.optionalUser,
+      schema: {
+        tags: ['reports'],
+        operationId: 'getFilteredReportBySecret',
+        summary: 'A report’s sections computed with one filter item (a segment value, a deal owner or a product, each negatable)',
+        description:
+          'Readable like GET /business_reports/by_secret, and by anyone for a report of the demo account. Every section is computed with the report view’s filter (if any) AND the item, ' +
+          'in `currency` (default the report’s); nothing is stored. The item travels as `filter_type` (default segment) and its fields; a missing field or a segment the account does not have is 422 ' +
+          'naming the parameter. Answers are kept while the report and the account’s data are unchanged (`ETag`, 304 on `If-None-Match`).',
+        security: [...BEARER, {}],
+        querystring: Type.Composite([SecretQuery, Type.Object({ currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3}$' })) }), FilterQuerySchema]),
+        response: {
+          200: Type.Object({
+            sections: Type.Array(SectionSchema, { description: 'The report’s sections in its order, each computed with the filter' }),
+            filter: FilterItemSchema,
+          }),
+          304: NotModified,
+          ...errorResponses(400, 401, 404, 422),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { secret, currency: asked, ...query } = request.query;
+      const stamp = await reportStampBySecret(db, secret);
+      // The public demo page filters too: a demo report is readable by anyone.
+      const report = stamp?.is_demo ? stamp : mustBeReadable(request, stamp);
+      const filterItem = await pickedFilterItem(db, report.account_id, query, true);
+      if (!filterItem) throw ApiError.of(422, 'filter_segmenter_id is required', '/querystring/filter_segmenter_id');
+      const currency = asked?.toUpperCase();
+      if (currency) await mustBeKnownCurrency(db, currency);
+      const key = `${currency ?? ''}\u0000${filterItemKey(filterItem)}\u0000${filterItem.negated}\u0000${JSON.stringify(filterItem)}`;
+      const answer = await app.filteredAnswers.answer(report, key, async () => {
+        const view = (await reportView(db, report.account_id, report.id)) as ReportView;
+        const sections = await inCurrency(view, currency ?? view.currency, filterItem);
+        return reply.serialize({ sections, filter: filterItem }) as string;
+      });
+      return sendCached(request, reply as FastifyReply, answer);
+    },
+  );
+
+  app.get(
     '/demo',
     {
       schema: {
@@ -379,16 +465,21 @@ export const businessReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const view = (await reportView(db, report.account_id, report.id)) as ReportView;
       return reply.serialize({ ...view, can_edit: editable }) as string;
     });
+    return sendCached(request, reply, answer);
+  }
+
+  /** A kept answer as it is, with its ETag (304 when the client has it) and gzip when asked. */
+  function sendCached(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer): FastifyReply {
     reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'private, no-cache').header('vary', 'Authorization, Accept-Encoding').header('etag', answer.etag);
     if (request.headers['if-none-match'] === answer.etag) return reply.code(304).send();
     if (acceptsGzip(request)) return reply.header('content-encoding', 'gzip').send(answer.gzip());
     return reply.send(answer.json);
   }
 
-  /** The report's sections computed in another currency for one answer. */
-  async function inCurrency(view: ReportView, currency: string): Promise<ReportView['sections']> {
+  /** The report's sections computed in another currency (and with `item`, filtered by it too) for one answer. */
+  async function inCurrency(view: ReportView, currency: string, item?: FilterItem): Promise<ReportView['sections']> {
     await mustBeKnownCurrency(db, currency);
-    const input = await sectionRequests(db, view.account_id, view.id, currency);
+    const input = await sectionRequests(db, view.account_id, view.id, currency, item);
     const results = input ? await computeEach(app.metrics, view.account_id, input.requests) : [];
     return view.sections.map((section, k) => {
       const result = results[k];
@@ -418,6 +509,33 @@ export const businessReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
+    '/business_reports/:id',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['reports'],
+        operationId: 'getReport',
+        summary: 'A report’s summary with its view: the view filter and the name and value of its first segment item',
+        security: BEARER,
+        params: IdParams,
+        response: { 200: ReportViewSummarySchema, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => {
+      const { accountId } = authOf(request);
+      return viewSummary(accountId, request.params.id, canEdit(request, accountId));
+    },
+  );
+
+  /** A report's summary and view fields; 404 when the account has no such report. */
+  async function viewSummary(accountId: string, reportId: string, editable: boolean) {
+    const summary = await reportSummary(db, accountId, reportId);
+    if (!summary) throw ApiError.of(404, REPORT_NOT_FOUND);
+    const row = await db.selectFrom('business_reports').select('filter').where('account_id', '=', accountId).where('id', '=', reportId).executeTakeFirst();
+    return { ...summary, can_edit: editable, ...viewFields(storedViewFilter(row?.filter)) };
+  }
+
+  app.get(
     '/business_reports/:id/can_edit',
     {
       onRequest: app.requireUser,
@@ -444,9 +562,10 @@ export const businessReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['reports'],
         operationId: 'updateReport',
-        summary: 'Changes the title, summary, tags or range; a new range is recomputed',
+        summary: 'Changes the title, summary, tags, range or view filter; a new range or filter is recomputed',
         description:
-          'The range follows the range picker’s four rules, in order: not past the current month, from not after to, at least 3 and at most 72 months. A range that no longer shows the current month turns auto refresh off.',
+          'The range follows the range picker’s four rules, in order: not past the current month, from not after to, at least 3 and at most 72 months. A range that no longer shows the current month turns auto refresh off. ' +
+          `\`filter\` saves the report view (null clears it): at most ${MAX_VIEW_FILTER_ITEMS} items, each segment one of the account’s (else 422 at /filter/arguments/{k}/id); every section is then recomputed with it.`,
         security: BEARER,
         params: IdParams,
         body: Type.Object({
@@ -454,8 +573,9 @@ export const businessReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
           summary: Type.Optional(Type.String({ maxLength: 20_000 })),
           tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: MAX_REPORT_TAG_LENGTH }), { maxItems: MAX_REPORT_TAGS })),
           period: Type.Optional(PeriodSchema),
+          filter: Type.Optional(Type.Union([ReportViewFilterSchema, Type.Null()], { description: 'The report view’s filter; null: no view filter' })),
         }),
-        response: { 200: SummarySchema, ...errorResponses(400, 401, 403, 404, 422) },
+        response: { 200: ReportViewSummarySchema, ...errorResponses(400, 401, 403, 404, 422) },
       },
     },
     async (request) => {
@@ -468,19 +588,20 @@ export const businessReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const problem = rangeError(period, today);
         if (problem) throw ApiError.of(422, problem, '/period');
       }
+      const asked = request.body.filter as ReportViewFilter | null | undefined;
+      const filter = asked ? await resolveViewFilter(db, accountId, asked) : asked;
+      const stored = filter === undefined ? {} : { filter: filter === null || filter.arguments.length === 0 ? null : JSON.stringify(filter) };
       await db.transaction().execute(async (trx) => {
         await trx
           .updateTable('business_reports')
-          .set({ ...(title !== undefined && { title }), ...(summary !== undefined && { summary }), ...(tags !== undefined && { tags }), ...(period ?? {}), updated_at: new Date() })
+          .set({ ...(title !== undefined && { title }), ...(summary !== undefined && { summary }), ...(tags !== undefined && { tags }), ...(period ?? {}), ...stored, updated_at: new Date() })
           .where('account_id', '=', accountId)
           .where('id', '=', reportId)
           .execute();
         if (period && !showsCurrentMonth(period, today)) await autoRefreshOff(trx, accountId, reportId);
       });
-      if (period) await app.reports.start(accountId, reportId);
-      const updated = await reportSummary(db, accountId, reportId);
-      if (!updated) throw ApiError.of(404, REPORT_NOT_FOUND);
-      return { ...updated, can_edit: true };
+      if (period || filter !== undefined) await app.reports.start(accountId, reportId);
+      return viewSummary(accountId, reportId, true);
     },
   );
 

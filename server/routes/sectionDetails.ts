@@ -7,7 +7,9 @@ import { MissingExchangeRateError } from '../metrics/currency';
 import { dayFromInstant, isoFromDay } from '../metrics/days';
 import { SectionRequestError, type SectionResult } from '../metrics/definitions/types';
 import type { DetailsRequest, DetailsResult } from '../metrics/details';
+import { FilterQuerySchema, pickedFilterItem, withPickedItem } from '../reports/reportFilters';
 import { mustBeKnownCurrency, SECTION_NOT_FOUND, sectionRequests } from '../reports/reports';
+import type { FilterQuery } from '../../models/reportFilter';
 
 /**
  * Drill-down of a data point (second spec document, 2 "Section details dialog", 3 "Details
@@ -103,17 +105,17 @@ const CommonQuery = {
   currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3}$', description: 'The report shown in another currency' })),
   limit: Type.Optional(Type.Integer({ minimum: 0, maximum: DETAILS_MAX_LIMIT, description: 'Rows listed before the rest (default 20)' })),
 };
-const DetailsQuery = Type.Object({
+const DetailsQuery = Type.Composite([Type.Object({
   date: Type.String({ pattern: DAY, description: 'A day of the point’s period (its `time`), YYYY-MM-DD' }),
   component: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only the series of this component (an MRR movement, a deal stage)' })),
   ...CommonQuery,
-});
-const CohortQuery = Type.Object({
+}), FilterQuerySchema]);
+const CohortQuery = Type.Composite([Type.Object({
   cohort_date: Type.String({ pattern: DAY, description: 'A day of the cohort’s period' }),
   date: Type.Optional(Type.String({ pattern: DAY, description: 'The cell’s `time` (cohort + k); gives k when `column` is absent' })),
   column: Type.Optional(Type.Union([Type.Literal('initial'), Type.Integer({ minimum: 0, maximum: 1000 })], { description: "'initial' or k; default: from date, else 0" })),
   ...CommonQuery,
-});
+}), FilterQuerySchema]);
 
 const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
@@ -121,7 +123,7 @@ export const sectionDetailsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db.kysely;
 
   /** The section's request as its report computes it, and what it last computed. */
-  async function sectionOf(request: FastifyRequest, sectionId: string, currency: string | undefined) {
+  async function sectionOf(request: FastifyRequest, sectionId: string, currency: string | undefined, filterQuery: FilterQuery) {
     const { accountId } = authOf(request);
     const row = await db
       .selectFrom('report_sections')
@@ -137,11 +139,15 @@ export const sectionDetailsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (other) await mustBeKnownCurrency(db, other);
     const input = other ? await sectionRequests(db, accountId, row.report_id, other) : own;
     const k = input?.sections.findIndex((section) => section.id === sectionId) ?? -1;
-    const sectionRequest = input?.requests[k];
-    if (!sectionRequest) throw ApiError.of(404, SECTION_NOT_FOUND);
+    const ownRequest = input?.requests[k];
+    if (!ownRequest) throw ApiError.of(404, SECTION_NOT_FOUND);
+    // A chart shown filtered (the picker's item): its rows are the filtered ones.
+    const item = await pickedFilterItem(db, accountId, filterQuery);
+    const sectionRequest = item ? { ...ownRequest, filter: withPickedItem(ownRequest.filter, item) } : ownRequest;
     // The day its numbers were computed at: the current period's point is measured then (a
     // report shown in another currency is computed for the answer, today).
-    const today = !other && row.computed_at ? isoFromDay(dayFromInstant(row.computed_at)) : undefined;
+    // A filtered chart is computed for its answer, today, too.
+    const today = !other && !item && row.computed_at ? isoFromDay(dayFromInstant(row.computed_at)) : undefined;
     return { accountId, definitionId: row.definition_id, request: sectionRequest, today, result: row.result as SectionResult | null };
   }
 
@@ -174,8 +180,8 @@ export const sectionDetailsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { date, segment_id, segment_value, component, currency, limit } = request.query;
-      const section = await sectionOf(request, request.params.id, currency?.toUpperCase());
+      const { date, segment_id, segment_value, component, currency, limit, ...filterQuery } = request.query;
+      const section = await sectionOf(request, request.params.id, currency?.toUpperCase(), filterQuery);
       if (COHORT_DEFINITIONS.has(section.definitionId)) throw ApiError.of(422, A_COHORT, '/params/id');
       return compute(section.accountId, request.params.id, {
         ...section.request,
@@ -206,8 +212,8 @@ export const sectionDetailsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { date, cohort_date, column, segment_id, segment_value, currency, limit } = request.query;
-      const section = await sectionOf(request, request.params.id, currency?.toUpperCase());
+      const { date, cohort_date, column, segment_id, segment_value, currency, limit, ...filterQuery } = request.query;
+      const section = await sectionOf(request, request.params.id, currency?.toUpperCase(), filterQuery);
       if (!COHORT_DEFINITIONS.has(section.definitionId)) throw ApiError.of(422, NOT_A_COHORT, '/params/id');
       const k = column ?? (date ? columnOfCell(section.result, segment_id ?? 'total', cohort_date, date) : 0);
       return compute(section.accountId, request.params.id, {

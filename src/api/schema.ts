@@ -304,6 +304,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/customer_segments/{id}/search_values": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The distinct values of one of the account’s customer segments containing the text (case-insensitive), sorted
+         * @description A segment of another account, or of none, is 404.
+         */
+        get: operations["searchCustomerSegmentValues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/business_reports/latest": {
         parameters: {
             query?: never;
@@ -378,6 +398,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/business_reports/by_secret_filtered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A report’s sections computed with one filter item (a segment value, a deal owner or a product, each negatable)
+         * @description Readable like GET /business_reports/by_secret, and by anyone for a report of the demo account. Every section is computed with the report view’s filter (if any) AND the item, in `currency` (default the report’s); nothing is stored. The item travels as `filter_type` (default segment) and its fields; a missing field or a segment the account does not have is 422 naming the parameter. Answers are kept while the report and the account’s data are unchanged (`ETag`, 304 on `If-None-Match`).
+         */
+        get: operations["getFilteredReportBySecret"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/demo": {
         parameters: {
             query?: never;
@@ -435,6 +475,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/business_reports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A report’s summary with its view: the view filter and the name and value of its first segment item */
+        get: operations["getReport"];
+        /**
+         * Changes the title, summary, tags, range or view filter; a new range or filter is recomputed
+         * @description The range follows the range picker’s four rules, in order: not past the current month, from not after to, at least 3 and at most 72 months. A range that no longer shows the current month turns auto refresh off. `filter` saves the report view (null clears it): at most 20 items, each segment one of the account’s (else 422 at /filter/arguments/{k}/id); every section is then recomputed with it.
+         */
+        put: operations["updateReport"];
+        post?: never;
+        /** Deletes a report with its sections, settings, comments and share links */
+        delete: operations["deleteReport"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/business_reports/{id}/can_edit": {
         parameters: {
             query?: never;
@@ -447,27 +509,6 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/business_reports/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Changes the title, summary, tags or range; a new range is recomputed
-         * @description The range follows the range picker’s four rules, in order: not past the current month, from not after to, at least 3 and at most 72 months. A range that no longer shows the current month turns auto refresh off.
-         */
-        put: operations["updateReport"];
-        post?: never;
-        /** Deletes a report with its sections, settings, comments and share links */
-        delete: operations["deleteReport"];
         options?: never;
         head?: never;
         patch?: never;
@@ -520,6 +561,60 @@ export interface paths {
         };
         /** Whether the account has finance data (payments or costs): the report page prompts to import when not */
         get: operations["getDataExistence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/business_report_segment_values/by_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The segment values a report can be filtered by: its account’s customer segment and payment attribute values
+         * @description Readable like GET /business_reports/by_secret_filtered (the report’s users, anyone when the account allows anonymous access, anyone for the demo account). `id` is the filter item’s segment id: customer_segment:{segmentId} or subscription_segment:attribute:{attributeId}. Ordered by name, then value.
+         */
+        get: operations["listReportSegmentValues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deal_owners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The owners of the account’s deals (distinct names, sorted): the deal owner filter */
+        get: operations["listDealOwners"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/product/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account’s products whose key or name contains the text (case-insensitive), by name: the product filter */
+        get: operations["searchProducts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3151,6 +3246,117 @@ export interface operations {
             };
         };
     };
+    searchCustomerSegmentValues: {
+        parameters: {
+            query?: {
+                /** @description Text the value contains; empty: every value */
+                query?: string;
+                /** @description At most this many (default 10) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            value: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     listLatestReports: {
         parameters: {
             query?: never;
@@ -3472,6 +3678,42 @@ export interface operations {
                         /** @description stale once the account’s data changed after the last recalculation */
                         freshness_status: "fresh" | "stale";
                         can_edit: boolean;
+                        /** @description The report view’s filter; null: the report is not filtered */
+                        filter: {
+                            /** @description and: every item must match; or: one is enough */
+                            operator: "and" | "or";
+                            /** @description At most 20 items (more is 422) */
+                            arguments: ({
+                                /** @enum {string} */
+                                type: "segment";
+                                /** @description customer_segment:{segmentId} (a customer attribute) or subscription_segment:attribute:{attributeId} (a payment attribute) */
+                                id: string;
+                                /** @description The segment’s name (filled in by the server) */
+                                name: string;
+                                /** @description The segment value */
+                                value: string;
+                                /** @description true: the item matches everything its value does not (“is not”) */
+                                negated: boolean;
+                            } | {
+                                /** @enum {string} */
+                                type: "deal_owner";
+                                owner_name: string;
+                                /** @description true: the item matches everything its value does not (“is not”) */
+                                negated: boolean;
+                            } | {
+                                /** @enum {string} */
+                                type: "product";
+                                product_key: string;
+                                /** @description The product’s name, when the account has the product */
+                                name?: string;
+                                /** @description true: the item matches everything its value does not (“is not”) */
+                                negated: boolean;
+                            })[];
+                        } | null;
+                        /** @description The name of the segment of the view filter’s first segment item; null without one */
+                        filtered_segmenter_name: string | null;
+                        /** @description The value of the view filter’s first segment item; null without one */
+                        filtered_segment_value: string | null;
                         account_id: string;
                         /** @description The currency of its numbers */
                         currency: string;
@@ -3486,7 +3728,6 @@ export interface operations {
                             /** @description null: the account’s currency */
                             currency: string | null;
                         };
-                        filter: null;
                         sections: {
                             id: string;
                             definition_id: string;
@@ -3657,6 +3898,235 @@ export interface operations {
             };
         };
     };
+    getFilteredReportBySecret: {
+        parameters: {
+            query: {
+                secret: string;
+                currency?: string;
+                /** @description Default segment */
+                filter_type?: "segment" | "deal_owner" | "product";
+                /** @description segment: customer_segment:{segmentId} or subscription_segment:attribute:{attributeId} */
+                filter_segmenter_id?: string;
+                /** @description segment: the value */
+                filter_segment_value?: string;
+                /** @description deal_owner: the owner’s name */
+                filter_owner_name?: string;
+                /** @description product: the product key */
+                filter_product_key?: string;
+                /** @description true: everything but the item (default false) */
+                filter_negated?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The report’s sections in its order, each computed with the filter */
+                        sections: {
+                            id: string;
+                            definition_id: string;
+                            title: string;
+                            summary: string;
+                            /** @description line_chart, bar_chart, stacked_bar_chart or cohort */
+                            data_type: string;
+                            use_hierarchy: boolean;
+                            /** @description week, month, quarter or year */
+                            resolution: string;
+                            position: number;
+                            data_categories: string[];
+                            decimal: boolean;
+                            reference_value: number | null;
+                            segment_ids: string[];
+                            /** @description subscriptions, costs or deals */
+                            underlying_data: string;
+                            recalculation_status: "recalculated" | "recalculating" | "failed";
+                            error: string | null;
+                            computed_at: string | null;
+                            /** @description The unit of every value of the section; null before its first computation */
+                            unit: string | null;
+                            /** @description ISO 4217: the currency of money values (the report’s) */
+                            currency: string | null;
+                            periods: {
+                                /** @description Week '2025-W01' (ISO 8601, Monday to Sunday), month '2025-01', quarter '2025-Q1', year '2025' */
+                                label: string;
+                                /** @description YYYY-MM-DD */
+                                first_day: string;
+                                /** @description YYYY-MM-DD */
+                                last_day: string;
+                                /** @description YYYY-MM-DD: the day stocks (MRR, customers) are measured: the last day, or today for the current period */
+                                measure_day: string;
+                                /** @description The period holds today */
+                                current: boolean;
+                                /** @description The period is over (its last day is before today) */
+                                complete: boolean;
+                            }[];
+                            /** @description The total first (is_total), then one per segmenter of the section */
+                            segments: {
+                                id: string;
+                                name: string;
+                                is_total: boolean;
+                                grouped_segment_names: string[];
+                                series: {
+                                    /** @description As the legend shows it: the definition’s name, a component’s name, or “segment value · component” */
+                                    name: string;
+                                    /** @description The segment value of this series (not on the total segment); “Other” last, so the values add up to the total */
+                                    segment_value?: string;
+                                    /** @description The part of a multi-series definition: in mrr_movements new_business, expansion, reactivation, contraction, churn, fx_adjustment (only when the account matches movements by currency; not in the counts category) and net; in a cohort table the cohort’s period label (one series per cohort, one point per column); in deals the stage */
+                                    component?: string;
+                                    /** @description One per period of the range, oldest first (a cohort row: its initial cell, then columns 0, 1, …) */
+                                    data_points: {
+                                        /** @description YYYY-MM-DD: the first day of the period (a cohort cell: of the period cohort + `column`; the initial cell: of the cohort period) */
+                                        time: string;
+                                        /** @description In the section’s `unit`: money as whole minor units of the section’s `currency` (cents: 123456 USD is $1,234.56), rates and shares as fractions (0.05 = 5 %), counts, ratios. In mrr_movements contraction and churn are negative and the other components positive, so they add up to `net`; churned customers and churned MRR elsewhere are positive. A cohort cell is a fraction of its cohort’s initial value (1 = 100 %); the initial cell is the initial value itself. null where the number is undefined (a rate over 0, growth after 0, a moving average without three points). */
+                                        value: number | null;
+                                        /** @description Customers (or costs, deals) behind the value, where the definition counts them; positive for every movement */
+                                        count?: number;
+                                        /** @description Item quantities behind the value (the units data category, revenue sections) */
+                                        quantity?: number;
+                                        /** @description Cohort cells: the cohort’s MRR at that column, in minor units (the initial cell: its new MRR) */
+                                        amount?: number;
+                                        /** @description Cohort cells: 'initial' (the cohort’s new MRR, or its size for customer cohorts), then k = 0, 1, 2 … for k periods after the cohort period (0: at its end) */
+                                        column?: "initial" | number;
+                                    }[];
+                                }[];
+                            }[];
+                            /** @description null for cohort tables and before the first computation */
+                            key_number: {
+                                /** @description The total’s value at the last complete period of the range, in `unit` */
+                                value: number | null;
+                                /** @description currency, percent or other */
+                                kind: string;
+                                /** @description YYYY-MM-DD: first day of that period; null when no period of the range is complete */
+                                time: string | null;
+                            } | null;
+                        }[];
+                        /** @description One report filter item: a segment value, a deal owner or a product; each can be negated */
+                        filter: {
+                            /** @enum {string} */
+                            type: "segment";
+                            /** @description customer_segment:{segmentId} (a customer attribute) or subscription_segment:attribute:{attributeId} (a payment attribute) */
+                            id: string;
+                            /** @description The segment’s name (filled in by the server) */
+                            name: string;
+                            /** @description The segment value */
+                            value: string;
+                            /** @description true: the item matches everything its value does not (“is not”) */
+                            negated: boolean;
+                        } | {
+                            /** @enum {string} */
+                            type: "deal_owner";
+                            owner_name: string;
+                            /** @description true: the item matches everything its value does not (“is not”) */
+                            negated: boolean;
+                        } | {
+                            /** @enum {string} */
+                            type: "product";
+                            product_key: string;
+                            /** @description The product’s name, when the account has the product */
+                            name?: string;
+                            /** @description true: the item matches everything its value does not (“is not”) */
+                            negated: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the answer is the one of the `ETag` sent in `If-None-Match` */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     getDemoReport: {
         parameters: {
             query: {
@@ -3700,6 +4170,42 @@ export interface operations {
                         /** @description stale once the account’s data changed after the last recalculation */
                         freshness_status: "fresh" | "stale";
                         can_edit: boolean;
+                        /** @description The report view’s filter; null: the report is not filtered */
+                        filter: {
+                            /** @description and: every item must match; or: one is enough */
+                            operator: "and" | "or";
+                            /** @description At most 20 items (more is 422) */
+                            arguments: ({
+                                /** @enum {string} */
+                                type: "segment";
+                                /** @description customer_segment:{segmentId} (a customer attribute) or subscription_segment:attribute:{attributeId} (a payment attribute) */
+                                id: string;
+                                /** @description The segment’s name (filled in by the server) */
+                                name: string;
+                                /** @description The segment value */
+                                value: string;
+                                /** @description true: the item matches everything its value does not (“is not”) */
+                                negated: boolean;
+                            } | {
+                                /** @enum {string} */
+                                type: "deal_owner";
+                                owner_name: string;
+                                /** @description true: the item matches everything its value does not (“is not”) */
+                                negated: boolean;
+                            } | {
+                                /** @enum {string} */
+                                type: "product";
+                                product_key: string;
+                                /** @description The product’s name, when the account has the product */
+                                name?: string;
+                                /** @description true: the item matches everything its value does not (“is not”) */
+                                negated: boolean;
+                            })[];
+                        } | null;
+                        /** @description The name of the segment of the view filter’s first segment item; null without one */
+                        filtered_segmenter_name: string | null;
+                        /** @description The value of the view filter’s first segment item; null without one */
+                        filtered_segment_value: string | null;
                         account_id: string;
                         /** @description The currency of its numbers */
                         currency: string;
@@ -3714,7 +4220,6 @@ export interface operations {
                             /** @description null: the account’s currency */
                             currency: string | null;
                         };
-                        filter: null;
                         sections: {
                             id: string;
                             definition_id: string;
@@ -4020,7 +4525,7 @@ export interface operations {
             };
         };
     };
-    canEditReport: {
+    getReport: {
         parameters: {
             query?: never;
             header?: never;
@@ -4038,7 +4543,67 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        allowed: boolean;
+                        id: string;
+                        /** @description Its page is /reports/{secret} */
+                        secret: string;
+                        title: string;
+                        summary: string;
+                        tags: string[];
+                        owner: {
+                            name: string;
+                        } | null;
+                        /** @description A report’s range: its first and last month, both shown */
+                        period: {
+                            start_year: number;
+                            /** @description 1 = January */
+                            start_month: number;
+                            end_year: number;
+                            /** @description 1 = January */
+                            end_month: number;
+                        };
+                        /** Format: date-time */
+                        created_at: string;
+                        refreshed_at: string | null;
+                        recalculation_status: "recalculated" | "recalculating" | "failed";
+                        /** @description stale once the account’s data changed after the last recalculation */
+                        freshness_status: "fresh" | "stale";
+                        can_edit: boolean;
+                        /** @description The report view’s filter; null: the report is not filtered */
+                        filter: {
+                            /** @description and: every item must match; or: one is enough */
+                            operator: "and" | "or";
+                            /** @description At most 20 items (more is 422) */
+                            arguments: ({
+                                /** @enum {string} */
+                                type: "segment";
+                                /** @description customer_segment:{segmentId} (a customer attribute) or subscription_segment:attribute:{attributeId} (a payment attribute) */
+                                id: string;
+                                /** @description The segment’s name (filled in by the server) */
+                                name: string;
+                                /** @description The segment value */
+                                value: string;
+                                /** @description true: the item matches everything its value does not (“is not”) */
+                                negated: boolean;
+                            } | {
+                                /** @enum {string} */
+                                type: "deal_owner";
+                                owner_name: string;
+                                /** @description true: the item matches everything its value does not (“is not”) */
+                                negated: boolean;
+                            } | {
+                                /** @enum {string} */
+                                type: "product";
+                                product_key: string;
+                                /** @description The product’s name, when the account has the product */
+                                name?: string;
+                                /** @description true: the item matches everything its value does not (“is not”) */
+                                negated: boolean;
+                            })[];
+                        } | null;
+                        /** @description The name of the segment of the view filter’s first segment item; null without one */
+                        filtered_segmenter_name: string | null;
+                        /** @description The value of the view filter’s first segment item; null without one */
+                        filtered_segment_value: string | null;
                     };
                 };
             };
@@ -4108,6 +4673,38 @@ export interface operations {
                         /** @description 1 = January */
                         end_month: number;
                     };
+                    /** @description The report view’s filter; null: no view filter */
+                    filter?: {
+                        /** @description and: every item must match; or: one is enough */
+                        operator: "and" | "or";
+                        /** @description At most 20 items (more is 422) */
+                        arguments: ({
+                            /** @enum {string} */
+                            type: "segment";
+                            /** @description customer_segment:{segmentId} (a customer attribute) or subscription_segment:attribute:{attributeId} (a payment attribute) */
+                            id: string;
+                            /** @description The segment’s name (filled in by the server) */
+                            name: string;
+                            /** @description The segment value */
+                            value: string;
+                            /** @description true: the item matches everything its value does not (“is not”) */
+                            negated: boolean;
+                        } | {
+                            /** @enum {string} */
+                            type: "deal_owner";
+                            owner_name: string;
+                            /** @description true: the item matches everything its value does not (“is not”) */
+                            negated: boolean;
+                        } | {
+                            /** @enum {string} */
+                            type: "product";
+                            product_key: string;
+                            /** @description The product’s name, when the account has the product */
+                            name?: string;
+                            /** @description true: the item matches everything its value does not (“is not”) */
+                            negated: boolean;
+                        })[];
+                    } | null;
                 };
             };
         };
@@ -4144,6 +4741,42 @@ export interface operations {
                         /** @description stale once the account’s data changed after the last recalculation */
                         freshness_status: "fresh" | "stale";
                         can_edit: boolean;
+                        /** @description The report view’s filter; null: the report is not filtered */
+                        filter: {
+                            /** @description and: every item must match; or: one is enough */
+                            operator: "and" | "or";
+                            /** @description At most 20 items (more is 422) */
+                            arguments: ({
+                                /** @enum {string} */
+                                type: "segment";
+                                /** @description customer_segment:{segmentId} (a customer attribute) or subscription_segment:attribute:{attributeId} (a payment attribute) */
+                                id: string;
+                                /** @description The segment’s name (filled in by the server) */
+                                name: string;
+                                /** @description The segment value */
+                                value: string;
+                                /** @description true: the item matches everything its value does not (“is not”) */
+                                negated: boolean;
+                            } | {
+                                /** @enum {string} */
+                                type: "deal_owner";
+                                owner_name: string;
+                                /** @description true: the item matches everything its value does not (“is not”) */
+                                negated: boolean;
+                            } | {
+                                /** @enum {string} */
+                                type: "product";
+                                product_key: string;
+                                /** @description The product’s name, when the account has the product */
+                                name?: string;
+                                /** @description true: the item matches everything its value does not (“is not”) */
+                                negated: boolean;
+                            })[];
+                        } | null;
+                        /** @description The name of the segment of the view filter’s first segment item; null without one */
+                        filtered_segmenter_name: string | null;
+                        /** @description The value of the view filter’s first segment item; null without one */
+                        filtered_segment_value: string | null;
                     };
                 };
             };
@@ -4289,6 +4922,70 @@ export interface operations {
             };
             /** @description Signed in without the rights for this call */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    canEditReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        allowed: boolean;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4694,6 +5391,253 @@ export interface operations {
             };
             /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listReportSegmentValues: {
+        parameters: {
+            query: {
+                secret: string;
+                /** @description Case-insensitive text the value or its name contains; empty: every one */
+                query?: string;
+                /** @description At most this many (default 100) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            /** @description The segment’s name */
+                            name: string;
+                            value: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listDealOwners: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            owner_name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    searchProducts: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive text the value or its name contains; empty: every one */
+                query?: string;
+                /** @description At most this many (default 100) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            key: string;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6147,6 +7091,18 @@ export interface operations {
                 currency?: string;
                 /** @description Rows listed before the rest (default 20) */
                 limit?: number;
+                /** @description Default segment */
+                filter_type?: "segment" | "deal_owner" | "product";
+                /** @description segment: customer_segment:{segmentId} or subscription_segment:attribute:{attributeId} */
+                filter_segmenter_id?: string;
+                /** @description segment: the value */
+                filter_segment_value?: string;
+                /** @description deal_owner: the owner’s name */
+                filter_owner_name?: string;
+                /** @description product: the product key */
+                filter_product_key?: string;
+                /** @description true: everything but the item (default false) */
+                filter_negated?: "true" | "false";
             };
             header?: never;
             path: {
@@ -6409,6 +7365,18 @@ export interface operations {
                 currency?: string;
                 /** @description Rows listed before the rest (default 20) */
                 limit?: number;
+                /** @description Default segment */
+                filter_type?: "segment" | "deal_owner" | "product";
+                /** @description segment: customer_segment:{segmentId} or subscription_segment:attribute:{attributeId} */
+                filter_segmenter_id?: string;
+                /** @description segment: the value */
+                filter_segment_value?: string;
+                /** @description deal_owner: the owner’s name */
+                filter_owner_name?: string;
+                /** @description product: the product key */
+                filter_product_key?: string;
+                /** @description true: everything but the item (default false) */
+                filter_negated?: "true" | "false";
             };
             header?: never;
             path: {

@@ -468,6 +468,14 @@ export async function seedAccount(app: FastifyInstance, db: TestDatabase, label:
   await app.imports.settled();
   expect((await call('GET', `/segments_importer/${doneSegments.import_id}`)).status).toBe('done');
   const pendingSegments = await upload('/segments_importer/draft', 'csv', values);
+  // A deal and a payment attribute value: what the report filter picker lists (deal owners, segment values).
+  await db.kysely
+    .insertInto('deals')
+    .values({ account_id: accountId, id: `${prefix}-deal`, customer_id: customerIds[0] ?? null, name: `${marker} Deal`, currency: 'USD', stage: 'open', owner_name: `${marker} Deal owner` })
+    .execute();
+  await db.kysely.insertInto('object_attributes').values({ account_id: accountId, id: `${prefix}-patt`, name: `${marker} Channel`, object: 'subscription_history' }).execute();
+  const payment = await db.kysely.selectFrom('payments').select('id').where('account_id', '=', accountId).orderBy('id').executeTakeFirstOrThrow();
+  await db.kysely.insertInto('payment_segment_values').values({ account_id: accountId, payment_id: payment.id, attribute_id: `${prefix}-patt`, value: `${marker} web` }).execute();
 
   const report = (await call('POST', '/business_reports', { title: `${marker} Report`, sections: ['mrr', 'customers', 'customer_cohorts'].map((definition_id) => ({ definition_id })) }, 201)) as { id: string; secret: string };
   await app.reports.settled();
@@ -538,6 +546,7 @@ export const ID_BY_PATH: Array<[RegExp, (account: SeededAccount) => string]> = [
   [/^\/business_report\/sections\/\{id\}\/cohort_details$/, (account) => account.cohortSectionId],
   [/^\/business_report\/sections\/\{id\}/, (account) => account.sectionId],
   [/^\/customers\/\{id\}/, (account) => account.customerIds[0] ?? ''],
+  [/^\/customer_segments\/\{id\}/, (account) => account.segmentId],
   [/^\/customer_metrics\/\{id\}/, (account) => account.customerIds[0] ?? ''],
   [/^\/comments\/\{id\}/, (account) => account.commentId],
   [/^\/subscriptions\/csv_import\/\{id\}/, (account) => account.subscriptionImportId],
@@ -584,6 +593,9 @@ export function fieldValues(account: SeededAccount, signedIn: boolean): ValueTab
     customer_segment_id: account.segmentId,
     segment_id: account.segmenterId,
     segment_ids: [account.segmenterId],
+    // GET /business_reports/by_secret_filtered: a segment item of the account, or one of its products.
+    filter_segmenter_id: account.segmenterId,
+    filter_product_key: 'pro',
     ids: account.customerIds,
     customer_id: account.customerIds[0],
     // The chart of the account's MRR section (a catalogue name, not an id).

@@ -6,7 +6,7 @@ import type { Resolution } from '../../../server/metrics/periods';
 import type { Segmenter } from '../../../server/metrics/segments';
 import type { ReportSettingsInput } from '../../../server/metrics/settings';
 import { buildSnapshot } from '../../../server/metrics/snapshot/builder';
-import { type AccountRow, type CustomerRow, type CustomerSegmentRow, type CustomerSegmentValueRow, type ExchangeRateRow, type PaymentVersionRow } from '../../../server/metrics/snapshot/rows';
+import { type AccountRow, type CustomerRow, type CustomerSegmentRow, type CustomerSegmentValueRow, type DealRow, type ExchangeRateRow, type PaymentVersionRow } from '../../../server/metrics/snapshot/rows';
 import { type AccountSnapshot } from '../../../server/metrics/snapshot/columns';
 
 /** Compact fixtures for the metrics engine: a business described in a few lines. */
@@ -56,6 +56,8 @@ export interface BusinessSpec {
   paymentAttributes?: string[];
   rates?: ExchangeRateRow[];
   accountRates?: { since: string; iso: string; rate: number }[];
+  /** CRM deals (the deals section, the deal owner filter). */
+  deals?: DealRow[];
 }
 
 export function business(spec: BusinessSpec): AccountSnapshot {
@@ -105,6 +107,7 @@ export function business(spec: BusinessSpec): AccountSnapshot {
     paymentVersions: spec.versions ?? [],
     exchangeRates: spec.rates ?? [],
     accountExchangeRates: spec.accountRates ?? [],
+    deals: spec.deals ?? [],
   });
 }
 

@@ -191,7 +191,10 @@ describe(`monthly successors on ${testEngine}`, () => {
       { account_id: account, section_id: customers.id, segmenter_id: 'subscription_segment:currency', position: 0 },
       { account_id: account, section_id: customers.id, segmenter_id: 'subscription_segment:product', position: 1 },
     ]).execute();
-    await api('PUT', `/business_reports/${report.id}`, owner, { summary: 'Monthly board pack', tags: ['board', 'monthly'] });
+    // A report view too (nobody owns a deal here: everyone is "not Anna's", so the numbers stay).
+    const view = { operator: 'and', arguments: [{ type: 'deal_owner', owner_name: 'Anna', negated: true }] };
+    const saved = await api('PUT', `/business_reports/${report.id}`, owner, { summary: 'Monthly board pack', tags: ['board', 'monthly'], filter: view });
+    expect(saved.statusCode, saved.body).toBe(200);
     for (const section of [arpa, customers]) {
       const added = await api('POST', '/business_reports/by_secret/key_numbers', owner, { secret: report.secret, section_id: section.id, definition_id: section.definition_id });
       expect(added.statusCode, added.body).toBe(201);
@@ -219,6 +222,7 @@ describe(`monthly successors on ${testEngine}`, () => {
       recalculation_status: 'recalculated',
       refreshed_at: '2026-12-01T00:00:00.000Z',
       settings: { repeatable: true, auto_refresh: true, display_quarters: true, subtract_forever_discount_from_mrr: false, subtract_finite_discount_from_mrr: true, currency: null },
+      filter: view,
     });
     const shape = (sections: Section[]) => sections.map(({ definition_id, title, data_type, resolution, position, segment_ids }) => ({ definition_id, title, data_type, resolution, position, segment_ids }));
     expect(shape(successor.sections)).toEqual(shape(before.sections));
