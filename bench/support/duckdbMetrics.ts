@@ -31,10 +31,15 @@ import { BOOLEAN, DOUBLE, DuckDBDataChunk, DuckDBInstance, INTEGER, VARCHAR, typ
  * - the product segmenter: a unit's MRR inside each product ('Other' for an item without a
  *   product), each (customer, product) classified on its own, "paid before" inside the product.
  *
+ * - a report filter (optional): criteria on products (payment lines) and on customer segments
+ *   (the value in force at each month end, parent_and_children), negated or not, `and` / `or`,
+ *   applied to each piece at each month end it covers.
+ *
  * Not implemented (the generated data stays away from them): corrections handled
  * when_occurred, churn windows, use_hierarchy, metered items in MRR, the other FX modes,
  * currencies whose minor unit is not 2 digits (the generator uses USD, EUR, PLN), a converted
- * piece that rounds to 0, and segmenters other than product.
+ * piece that rounds to 0, segmenters other than product, and filter criteria other than
+ * product and customer segment (with value_source parent_and_children).
  */
 
 export const ECB_HISTORY_CSV = fileURLToPath(new URL('../../server/rates/ecb-eurofxref-hist.csv', import.meta.url));
@@ -67,6 +72,38 @@ export interface DuckMrrRequest {
   today: string;
   reportCurrency: string;
   matchMovementsByCurrency: boolean;
+  /** A report filter (METRICS.md section 8; customer segments need `loadCustomerSegments` first). None: every customer and line. */
+  filter?: DuckFilter | null;
+}
+
+/**
+ * A report filter as this implementation reads it: criteria on a customer segment (by the
+ * key `loadCustomerSegments` loaded it under; the value that applies month by month) and on
+ * products (payment lines; a line without a product matches no list). A criterion can be
+ * negated; `and` needs every criterion at a month end, `or` one.
+ */
+export type DuckFilterCriterion =
+  | { kind: 'customer_segment'; segment: string; values: readonly string[]; negated?: boolean }
+  | { kind: 'product'; productKeys: readonly string[]; negated?: boolean };
+
+export interface DuckFilter {
+  operator: 'and' | 'or';
+  criteria: readonly DuckFilterCriterion[];
+}
+
+/** A customer segment as `loadCustomerSegments` reads it (only parent_and_children values are implemented). */
+export interface DuckSegmentSpec {
+  readonly key: string;
+  readonly time_sensitive: boolean;
+}
+
+/** One row of a customer's attribute history: in force from its month (1-12) until the customer's next row. */
+export interface DuckSegmentValueRow {
+  readonly customer_id: string;
+  readonly segment: string;
+  readonly year: number;
+  readonly month: number;
+  readonly value: string;
 }
 
 /** One series per field, one number per month of the range; money in minor units of the report currency. */
@@ -233,6 +270,37 @@ export class DuckMetrics {
     };
   }
 
+  /**
+   * Loads customer segments and their values (after `load`: customers are matched by id), for
+   * filters on them; replaces what was loaded before. Values follow parent_and_children: a
+   * customer's own value in force, else its nearest ancestor's; a segment that is not
+   * time-sensitive uses each customer's latest row for all time; of two rows of one customer
+   * and month, the later one.
+   */
+  async loadCustomerSegments(segments: readonly DuckSegmentSpec[], values: readonly DuckSegmentValueRow[]): Promise<number> {
+    const c = this.connection;
+    await c.run(`
+      create or replace table customer_segments (segment varchar primary key, time_sensitive boolean not null);
+      create or replace table segment_values_raw (seq integer, customer_id varchar, segment varchar, month_idx integer, value varchar);`);
+    await appendColumns(c, 'customer_segments', [VARCHAR, BOOLEAN], [segments.map((s) => s.key), segments.map((s) => s.time_sensitive)]);
+    await appendColumns(c, 'segment_values_raw', [INTEGER, VARCHAR, VARCHAR, INTEGER, VARCHAR], [
+      values.map((_, seq) => seq),
+      values.map((row) => row.customer_id),
+      values.map((row) => row.segment),
+      values.map((row) => row.year * 12 + row.month - 1),
+      values.map((row) => row.value),
+    ]);
+    const reader = await c.runAndReadAll(`
+      create or replace table customer_segment_values as
+        select c.key as customer_key, v.segment, v.month_idx, v.seq, v.value
+        from segment_values_raw v join customers c on c.id = v.customer_id;
+      drop table segment_values_raw;
+      select (select count(*) from customer_segment_values)::integer as n`);
+    const loaded = Number(reader.getRowObjectsJS()[0]?.n);
+    if (loaded !== values.length) throw new Error(`${values.length - loaded} segment values refer to unknown customers`);
+    return loaded;
+  }
+
   /** MRR and movements of the total and of every product, month by month over the request's range. */
   async computeMrr(request: DuckMrrRequest): Promise<DuckMrrResult> {
     if (!MONTH_RE.test(request.from) || !MONTH_RE.test(request.to)) throw new RangeError(`months must be 'YYYY-MM': ${request.from}, ${request.to}`);
@@ -287,6 +355,54 @@ function sqlString(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;
 }
 
+/**
+ * The filter's pieces of SQL: CTEs with each filtered segment's value per customer from each
+ * month it may change (own row in force, else the nearest ancestor's), asof joins of the
+ * covered month ends to them, and the condition on a covered month end. Null without criteria.
+ */
+function filterSql(filter: DuckFilter | null): { ctes: string; joins: string; condition: string } | null {
+  if (!filter || filter.criteria.length === 0) return null;
+  const ctes: string[] = [];
+  const joins: string[] = [];
+  const tests: string[] = [];
+  const inList = (column: string, values: readonly string[]) => (values.length === 0 ? 'false' : `coalesce(${column} in (${values.map(sqlString).join(', ')}), false)`);
+  filter.criteria.forEach((criterion, j) => {
+    const not = criterion.negated === true ? 'not ' : '';
+    if (criterion.kind === 'product') {
+      tests.push(`${not}${inList('c.line_product', criterion.productKeys)}`);
+      return;
+    }
+    const segment = sqlString(criterion.segment);
+    ctes.push(`
+  -- Segment ${segment}: its rows (one per customer for all time when not time-sensitive; the later of one month's), the months a customer's value may change, and the value from each.
+  seg_rows_${j} as (
+    select customer_key, month_idx, arg_max(value, month_idx::bigint * 4294967296 + seq) as value
+    from (
+      select customer_key, value, seq,
+             case when (select time_sensitive from customer_segments where segment = ${segment}) then month_idx else -2147483648 end as month_idx
+      from customer_segment_values where segment = ${segment}
+    )
+    group by customer_key, month_idx
+  ),
+  seg_changes_${j} as (
+    select distinct a.customer_key, r.month_idx from ancestry a join seg_rows_${j} r on r.customer_key = a.ancestor_key
+  ),
+  seg_values_${j} as (
+    select customer_key, month_idx, arg_min(value, depth) as value
+    from (
+      select ch.customer_key, ch.month_idx, a.depth, own.value
+      from seg_changes_${j} ch
+      join ancestry a on a.customer_key = ch.customer_key
+      asof join seg_rows_${j} own on own.customer_key = a.ancestor_key and own.month_idx <= ch.month_idx
+    )
+    group by customer_key, month_idx
+  ),`);
+    joins.push(`asof left join seg_values_${j} s${j} on s${j}.customer_key = c.customer_key and s${j}.month_idx <= c.idx`);
+    tests.push(`${not}${inList(`s${j}.value`, criterion.values)}`);
+  });
+  return { ctes: ctes.join(''), joins: joins.join('\n    '), condition: tests.map((t) => `(${t})`).join(filter.operator === 'and' ? ' and ' : ' or ') };
+}
+
 /** The whole computation as one statement: rows (kind, segment, label, one column per series field), the total first, then products by name, each month by month. */
 export function mrrSql(request: DuckMrrRequest): string {
   const today = `date ${sqlString(request.today)}`;
@@ -294,6 +410,7 @@ export function mrrSql(request: DuckMrrRequest): string {
   const rangeStart = `date ${sqlString(`${request.from}-01`)}`;
   const rangeEnd = `date ${sqlString(`${request.to}-01`)}`;
   const matching = request.matchMovementsByCurrency ? 'true' : 'false';
+  const filter = filterSql(request.filter ?? null);
   return `
 with recursive
   -- Customers counted: neither they nor any ancestor has include_in_calculations_by_default false.
@@ -400,7 +517,7 @@ with recursive
   pieces as (
     select sh.customer_key, pr.segment_key, cu.currency_key,
            sh.started_at as start_day, (sh.started_at + to_months(sh.months))::date as end_day,
-           sh.share as orig,
+           sh.share as orig,${filter ? ' sh.product_key as line_product,' : ''}
            case when sr.factor is null then error('no ECB rate for ' || sh.currency || ' or ' || ${reportCurrency})
                 else round_half_even(sh.share::double * sr.factor)::bigint end as value
     from shares sh
@@ -419,9 +536,21 @@ with recursive
       date_trunc('month', ${today}),
       interval 1 month) as t(month_start)
   ),
+  ${
+    filter
+      ? `${filter.ctes}
+  -- The filter, month end by month end: a piece counts at a month end where its line and its customer's values then match.
   coverage as (
+    select c.* from (
+      select p.*, mo.idx from pieces p join months mo on mo.measure_day >= p.start_day and mo.measure_day < p.end_day
+    ) c
+    ${filter.joins}
+    where ${filter.condition}
+  ),`
+      : `coverage as (
     select p.*, mo.idx from pieces p join months mo on mo.measure_day >= p.start_day and mo.measure_day < p.end_day
-  ),
+  ),`
+  }
   -- MRR of each unit at each month end: the customer (segment 0, the total), and the customer inside each product.
   unit_months as (
     select case when grouping(segment_key) = 1 then 0 else segment_key end as segment_key, customer_key, idx,
