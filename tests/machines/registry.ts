@@ -5,6 +5,8 @@ import { liveConnectionModelEntry } from './liveConnection/liveConnectionModel';
 import { paymentsImportModelEntry } from './mappingWizard/paymentsImportModel';
 import { segmentsImportModelEntry } from './mappingWizard/segmentsImportModel';
 import { recalculationModelEntry } from './recalculation/recalculationModel';
+import { reportFilterModelEntry } from './reportFilter/reportFilterModel';
+import { reportPageModelEntry } from './reportPage/reportPageModel';
 import { sectionExportModelEntry } from './sectionExport/sectionExportModel';
 import type { MachineModelEntry } from './support/modelPaths';
 
@@ -20,4 +22,6 @@ export const machineModels: MachineModelEntry[] = [
   recalculationModelEntry,
   liveConnectionModelEntry,
   sectionExportModelEntry,
+  reportFilterModelEntry,
+  reportPageModelEntry,
 ];
