@@ -1,5 +1,6 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { signInThroughForm } from './support/auth';
+import { amountOf, openPoint } from './support/details';
 import { expect, test } from './support/test';
 
 /**
@@ -9,14 +10,6 @@ import { expect, test } from './support/test';
  */
 
 const DEMO = { email: 'demo@subscope.dev', password: 'subscope-demo-2026' };
-
-/** '$12,345.67' → 12345.67 (any currency sign, thousands separators). */
-function amountOf(text: string): number {
-  const cleaned = text.replace(/[^0-9.-]/g, '');
-  const value = Number(cleaned);
-  if (cleaned === '' || Number.isNaN(value)) throw new Error(`not an amount: '${text}'`);
-  return value;
-}
 
 async function openBusinessOverview(page: Page): Promise<void> {
   await page.goto('/sign_in');
@@ -38,19 +31,6 @@ async function openBusinessOverview(page: Page): Promise<void> {
   }
 }
 
-/** Clicks data point `index` of a line chart's section until the details dialog opens. */
-async function openPoint(region: Locator, index: number): Promise<Locator> {
-  await expect(region).toHaveAttribute('data-chart-state', 'drawn', { timeout: 20_000 });
-  const page = region.page();
-  const dialog = page.getByRole('dialog', { name: /^MRR, \d{4}-\d{2}$/ });
-  // A chart still animating moves its markers: click again until the dialog is there.
-  await expect(async () => {
-    await region.locator('.apexcharts-marker').nth(index).click({ force: true });
-    await expect(dialog).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 20_000 });
-  return dialog;
-}
-
 test('a data point’s customers add up to it, and a customer opens with its payments', async ({ page }) => {
   await openBusinessOverview(page);
   const mrr = page.getByRole('region', { name: 'MRR', exact: true });
@@ -59,7 +39,7 @@ test('a data point’s customers add up to it, and a customer opens with its pay
   await expect(markers.first()).toBeAttached({ timeout: 20_000 });
   const count = await markers.count();
   // The last complete month (the last point is the current one).
-  const dialog = await openPoint(mrr, count - 2);
+  const dialog = await openPoint(mrr, count - 2, /^MRR, \d{4}-\d{2}$/);
 
   const table = dialog.getByRole('table', { name: 'Customers' });
   await expect(table).toBeVisible({ timeout: 30_000 });

@@ -168,9 +168,17 @@ export const reportPageMachine = setup({
     isStatusUpdate: (_, params: PageUpdate) => isStatusUpdate(params),
     /** The report's update says it no longer recalculates: read it again (sections sent partially, key numbers). */
     isFinishedUpdate: (_, params: PageUpdate) => isStatusUpdate(params) && params.recalculation_status !== 'recalculating',
-    /** A whole section the report has. */
-    isKnownSection: ({ context }, params: { update: SectionUpdate }) =>
-      params.update.partial !== true && context.report.sections.some((section) => section.id === params.update.section.id),
+    /**
+     * A whole section the report has, not older than the one shown: a held update replayed after
+     * the report was read again (a reconnection, a finished recalculation) never puts older
+     * numbers back.
+     */
+    isKnownSection: ({ context }, params: { update: SectionUpdate }) => {
+      if (params.update.partial === true) return false;
+      const { section } = params.update;
+      const shown = context.report.sections.find((candidate) => candidate.id === section.id);
+      return shown !== undefined && !(shown.computed_at && section.computed_at && section.computed_at < shown.computed_at);
+    },
     isDemo: ({ context }) => context.demo,
     /** The filter picker may open: not shared, no recalculation, no edit. */
     mayFilter: ({ context }) => !context.shared && !context.recalculating && context.editing.length === 0,

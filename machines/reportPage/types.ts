@@ -13,6 +13,8 @@ import type { FreshnessStatus, RecalculationStatus } from '../recalculation/type
 export interface PageSection {
   id: string;
   recalculation_status: RecalculationStatus;
+  /** When its numbers were computed (ISO 8601, UTC): an update older than what the page shows is not applied. */
+  computed_at?: string | null;
 }
 
 /** The report's settings as the page needs them (the rest are the caller's). */

@@ -68,6 +68,12 @@ export interface InspectedActor {
 export interface TrackOptions {
   /** Where the machine keeps its server import id (shown with the server's audit log). */
   importIdOf?: (context: unknown) => string | null | undefined;
+  /**
+   * Record the root's invoked child of this id instead of the root (a machine a page machine
+   * runs as its child: the report page's `recalculation` and `reportFilter`). The tracker's
+   * `inspect` is then given to the root actor with the root's own tracker.
+   */
+  childId?: string;
 }
 
 export interface Tracker {
@@ -245,8 +251,14 @@ export class InspectorRegistry {
     };
 
     const inspect = (event: InspectionEvent) => {
-      // Only the root actor (the view's machine); invoked children show through its events.
-      if (event.type !== '@xstate.snapshot' || event.actorRef.sessionId !== event.rootId) return;
+      if (event.type !== '@xstate.snapshot') return;
+      if (options.childId === undefined) {
+        // Only the root actor (the view's machine); invoked children show through its events.
+        if (event.actorRef.sessionId !== event.rootId) return;
+      } else if ((event.actorRef as { id?: string }).id !== options.childId || event.actorRef.sessionId === event.rootId) {
+        // Only the child registered under that id.
+        return;
+      }
       record(event);
     };
 

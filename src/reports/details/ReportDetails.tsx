@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import type { FilterItem } from '../../../models/reportFilter';
 import { FULL_ACCESS_PERMISSION_LEVEL } from '../../../models/constants';
 import { useSession } from '../../session/SessionContext';
 import type { ReportSection } from '../charts/sectionModel';
@@ -13,11 +14,22 @@ export function detailsAllowed(user: { account_id: string; permission_level: str
  * The report page's sections with drill-down where it is allowed (the details provider), as
  * they are otherwise: their charts then take no clicks.
  */
-export function ReportDetails({ report, demo = false, children }: { report: { account_id: string; currency: string; sections: readonly ReportSection[] }; demo?: boolean; children: ReactNode }) {
+export function ReportDetails({
+  report,
+  demo = false,
+  filter = null,
+  children,
+}: {
+  report: { account_id: string; currency: string; sections: readonly ReportSection[] };
+  demo?: boolean;
+  /** The picker's filter the sections are shown with: the details list its rows. */
+  filter?: FilterItem | null;
+  children: ReactNode;
+}) {
   const { user } = useSession();
   if (!detailsAllowed(user, report.account_id, demo)) return children;
   return (
-    <SectionDetailsProvider sections={report.sections} currency={report.currency}>
+    <SectionDetailsProvider sections={report.sections} currency={report.currency} filter={filter}>
       {children}
     </SectionDetailsProvider>
   );

@@ -6,6 +6,7 @@ import { apiKey } from '../../api/queries';
 import { CustomerDrawer } from '../../customers/CustomerDrawer';
 import type { CustomerServices } from '../../customers/customersApi';
 import type { ReportSection, SectionPointInfo } from '../charts/sectionModel';
+import type { FilterItem } from '../../../models/reportFilter';
 import { createDetailsServices, detailsKey } from './detailsApi';
 import type { DetailsServices } from './detailsApi';
 import { SectionDetailsDialog } from './SectionDetailsDialog';
@@ -28,6 +29,8 @@ export interface SectionDetailsProviderProps {
   sections: readonly ReportSection[];
   /** The currency the report is shown in (the customer drawer's amounts are in it too). */
   currency?: string;
+  /** The filter the charts are shown with (the picker's): the details list the filtered rows. */
+  filter?: FilterItem | null;
   children: ReactNode;
   /** The calls (a test passes its own); default over the app's API client. */
   services?: DetailsServices;
@@ -39,7 +42,7 @@ export interface SectionDetailsProviderProps {
  * the customer details drawer opened from a customer in it. Mount it only where details are
  * allowed (a signed-in user of the report's account on the normal report page).
  */
-export function SectionDetailsProvider({ sections, currency, children, services: given, customerServices }: SectionDetailsProviderProps) {
+export function SectionDetailsProvider({ sections, currency, filter = null, children, services: given, customerServices }: SectionDetailsProviderProps) {
   const client = useApi();
   const services = useMemo(() => given ?? createDetailsServices(client), [given, client]);
   const sectionsRef = useRef(sections);
@@ -57,8 +60,8 @@ export function SectionDetailsProvider({ sections, currency, children, services:
   const point = target?.point;
   const query = useQuery({
     // A closed dialog asks nothing.
-    queryKey: point ? detailsKey(point) : apiKey('/business_report/sections/{id}/details'),
-    queryFn: point ? ({ signal }) => services.details(point, undefined, signal) : skipToken,
+    queryKey: point ? detailsKey(point, filter) : apiKey('/business_report/sections/{id}/details'),
+    queryFn: point ? ({ signal }) => services.details(point, undefined, signal, filter) : skipToken,
   });
   const state: DetailsState = query.data ? { status: 'ready', details: query.data } : query.isError && !query.isFetching ? { status: 'failed' } : { status: 'loading' };
 

@@ -2,6 +2,7 @@ import type { ApiClient } from '../../api/client';
 import type { operations } from '../../api/schema';
 import { apiKey } from '../../api/queries';
 import type { SectionPointInfo } from '../charts/sectionModel';
+import { filterQuery, type FilterItem } from '../../../models/reportFilter';
 
 /** `GET /business_report/sections/{id}/details` (and `/cohort_details`: the same shape). */
 export type SectionDetails = operations['getSectionDetails']['responses'][200]['content']['application/json'];
@@ -24,8 +25,10 @@ export class DetailsCallError extends Error {
 /** The details of a clicked point: a cohort cell asks /cohort_details, any other point /details. */
 export function createDetailsServices(client: ApiClient) {
   return {
-    async details(point: SectionPointInfo, currency?: string, signal?: AbortSignal): Promise<SectionDetails> {
+    /** With `filter`, the rows of the chart as the picker's filter shows it. */
+    async details(point: SectionPointInfo, currency?: string, signal?: AbortSignal, filter?: FilterItem | null): Promise<SectionDetails> {
       const common = {
+        ...(filter ? filterQuery(filter) : {}),
         segment_id: point.segmentId,
         ...(point.segmentValue !== undefined ? { segment_value: point.segmentValue } : {}),
         ...(currency ? { currency } : {}),
@@ -50,10 +53,11 @@ export function createDetailsServices(client: ApiClient) {
 
 export type DetailsServices = ReturnType<typeof createDetailsServices>;
 
-/** The cache key of a point's details: the path it is read from and the point's parameters. */
-export function detailsKey(point: SectionPointInfo) {
+/** The cache key of a point's details: the path it is read from, the point's parameters and the filter's. */
+export function detailsKey(point: SectionPointInfo, filter?: FilterItem | null) {
   const { sectionId, segmentId, segmentValue, component, time, column, cohortDate } = point;
+  const filtered = filter ? filterQuery(filter) : {};
   return column !== undefined
-    ? apiKey('/business_report/sections/{id}/cohort_details', { id: sectionId, segment_id: segmentId, segment_value: segmentValue, date: time, column, cohort_date: cohortDate ?? time })
-    : apiKey('/business_report/sections/{id}/details', { id: sectionId, segment_id: segmentId, segment_value: segmentValue, date: time, component });
+    ? apiKey('/business_report/sections/{id}/cohort_details', { id: sectionId, segment_id: segmentId, segment_value: segmentValue, date: time, column, cohort_date: cohortDate ?? time, ...filtered })
+    : apiKey('/business_report/sections/{id}/details', { id: sectionId, segment_id: segmentId, segment_value: segmentValue, date: time, component, ...filtered });
 }

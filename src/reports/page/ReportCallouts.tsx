@@ -1,6 +1,7 @@
 import { Alert, Anchor, Button, Group, Stack, Text } from '@mantine/core';
-import { IconAlertTriangle, IconDatabaseImport, IconRefresh } from '@tabler/icons-react';
+import { IconAlertTriangle, IconDatabaseImport, IconRefresh, IconUpload } from '@tabler/icons-react';
 import { Link } from 'wouter';
+import { CsvImportButton } from '../filters/CsvImportButton';
 
 interface ReportCalloutsProps {
   /** GET /data_existence said the account has no finance data. */
@@ -20,13 +21,16 @@ export function ReportCallouts({ noFinanceData, recalculating, stale, canRefresh
     <Stack gap="sm">
       {noFinanceData && (
         <Alert color="blue" icon={<IconDatabaseImport size={18} />} title="Import your data">
-          <Text size="sm">
-            This report has nothing to show yet. Import payments from a CSV file or connect a billing tool in{' '}
-            <Anchor component={Link} href="/settings">
-              Settings
-            </Anchor>
-            .
-          </Text>
+          <Group justify="space-between" gap="sm">
+            <Text size="sm">
+              This report has nothing to show yet. Import payments from a CSV file or connect a billing tool in{' '}
+              <Anchor component={Link} href="/settings">
+                Settings
+              </Anchor>
+              .
+            </Text>
+            <CsvImportButton label="Import CSV" size="xs" variant="light" leftSection={<IconUpload size={14} />} />
+          </Group>
         </Alert>
       )}
       {recalculating && (

@@ -23,15 +23,18 @@ interface ReportPageLoaderProps {
   channels?: LiveChannels;
   /** Today (tests pin it); by default the browser's clock. */
   now?: () => Date;
+  /** A shared report (read by its share link): no editing and never a filter. */
+  shared?: boolean;
 }
 
 /**
  * `/reports/{secret}`: loads the report (skeleton meanwhile; 'Report not found' when the server
  * has none by that secret, the spec's message when it cannot be read), then shows it. The report
- * is the cached answer of its query (`reportKey`): the page's edits and the live channel's
- * updates patch it there, and `reload` reads it again.
+ * is the cached answer of its query (`reportKey`); once shown, the page's machine
+ * (machines/reportPage) holds it, takes the page's edits and the live channel's updates and
+ * writes it back to the cache (`setReport`); `reload` reads it again.
  */
-export function ReportPageLoader({ secret, variant = 'normal', services: given, channels, now = () => new Date() }: ReportPageLoaderProps) {
+export function ReportPageLoader({ secret, variant = 'normal', services: given, channels, now = () => new Date(), shared = false }: ReportPageLoaderProps) {
   const client = useApi();
   const live = useLiveChannels(channels);
   const services = useMemo(() => given ?? createReportServices(client, live), [given, client, live]);
@@ -77,6 +80,7 @@ export function ReportPageLoader({ secret, variant = 'normal', services: given, 
         reload={reload}
         today={{ year: today.getFullYear(), month: today.getMonth() + 1 }}
         demo={variant === 'demo'}
+        shared={shared}
       />
     );
   }

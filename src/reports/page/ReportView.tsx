@@ -1,16 +1,32 @@
 import { ActionIcon, Alert, Anchor, Badge, Box, Button, Card, Group, Loader, Paper, Select, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { useHotkeys, useMediaQuery } from '@mantine/hooks';
 import { useActorRef, useSelector } from '@xstate/react';
 import { IconAdjustmentsHorizontal, IconFilter, IconPlus, IconPresentation, IconRefresh, IconShare } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState, type SetStateAction } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type SetStateAction } from 'react';
+import type { InspectionEvent } from 'xstate';
 import { recalculationActors } from '../../../machines/recalculation/recalculationActors';
-import { recalculationMachine } from '../../../machines/recalculation/recalculationMachine';
+import { recalculationMachine, type RecalculationActorRef } from '../../../machines/recalculation/recalculationMachine';
 import { controlsDisabled, isRecalculating, showsRecalculatingWarning, showsRefreshButton, showsStaleCallout } from '../../../machines/recalculation/selectors';
+import { reportFilterActors } from '../../../machines/reportFilter/reportFilterActors';
+import { reportFilterMachine, type ReportFilterActorRef } from '../../../machines/reportFilter/reportFilterMachine';
+import { activeItem, filteredSections, isApplying } from '../../../machines/reportFilter/selectors';
+import { reportPageActors } from '../../../machines/reportPage/reportPageActors';
+import { reportPageMachine } from '../../../machines/reportPage/reportPageMachine';
+import { filterAvailable, filterBlocked, filterOf, pageReport, pickerOpen, recalculationOf, savingSettings } from '../../../machines/reportPage/selectors';
+import type { SettingsChange } from '../../../machines/reportPage/types';
 import { liveConnectionMachine } from '../../../machines/liveConnection/liveConnectionMachine';
 import { isLive, showsConnectionLost } from '../../../machines/liveConnection/selectors';
+import { FILTER_HOT_KEY } from '../../../models/constants';
+import { FILTER_BLOCKED } from '../../../models/reportFilter';
 import { showsCurrentMonth } from '../../../models/reportRange';
+import { inspectorRegistry } from '../../inspector/registry';
 import { useInspection } from '../../inspector/useInspection';
-import { toastError } from '../../notifications/toast';
+import { toastError, toastFilterWarning } from '../../notifications/toast';
+import { ActiveFilter } from '../filters/ActiveFilter';
+import { FilterPicker } from '../filters/FilterPicker';
+import { ReportImportAction } from '../filters/ReportImportAction';
+import { ReportViewDrawer } from '../filters/ReportViewDrawer';
 import { EditableText } from './EditableText';
 import { RangePicker, RANGE_UPDATE_FAILURE } from './RangePicker';
 import { ReportCallouts } from './ReportCallouts';
@@ -22,7 +38,7 @@ import { SectionCard } from './SectionCard';
 import { ReportDetails } from '../details/ReportDetails';
 import { AddChartDialog } from './sections/AddChartDialog';
 import { useSectionEditing } from './sections/useSectionEditing';
-import { currenciesKey, dataExistenceKey, type ReportServices, type ReportSettings, type ReportUpdate, type ReportView as Report } from './reportApi';
+import { currenciesKey, dataExistenceKey, type ReportSection, type ReportServices, type ReportSettings, type ReportUpdate, type ReportView as Report } from './reportApi';
 import { SettingsPopover, SETTING_UPDATE_FAILURE } from './SettingsPopover';
 import { ReportTags } from './ReportTags';
 import { apiKey } from '../../api/queries';
@@ -31,9 +47,9 @@ export const CURRENCY_UPDATE_FAILURE = 'We could not update your report currency
 export const REPORT_UPDATE_FAILURE = 'Something went wrong and we could not update report';
 
 interface ReportViewProps {
-  /** The report as cached (its query's answer, with the page's edits and live updates applied). */
+  /** The report as loaded (the page machine's input; from then on the machine holds it and writes it back with `setReport`). */
   report: Report;
-  /** Changes the cached report (an edit that saved, a live update). */
+  /** Changes the cached report (the machine's report, written back to the query's cache). */
   setReport(change: SetStateAction<Report>): void;
   services: ReportServices;
   /** Reads the report again (after a recalculation, or a reconnection): the fresh report, or undefined when it could not be read. */
@@ -42,7 +58,12 @@ interface ReportViewProps {
   today: { year: number; month: number };
   /** The public demo: read only, but title and summary can be edited in this browser. */
   demo?: boolean;
+  /** A shared report (its share link): no editing, never a filter. */
+  shared?: boolean;
 }
+
+/** Where the action bar has room for the refreshed time beside the badge (else it is the badge's tooltip). */
+const REFRESHED_TIME_MEDIA_QUERY = '(min-width: 1600px)';
 
 /** 'Refreshed 2 Mar 2026, 09:00'. */
 function refreshedLabel(refreshedAt: string | null): string {
@@ -50,59 +71,121 @@ function refreshedLabel(refreshedAt: string | null): string {
   return `Refreshed ${new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(refreshedAt))}`;
 }
 
+/** Registers a child the page machine invokes with the state inspector (its trace next to the page's). */
+function useChildInspection(childId: string): (event: InspectionEvent) => void {
+  const [tracker] = useState(() => inspectorRegistry.track(childId, { childId }));
+  useEffect(() => {
+    tracker.resume();
+    return () => tracker.stop();
+  }, [tracker]);
+  return tracker.inspect;
+}
+
 /**
- * A loaded report: action bar, callouts, content table and sections. The recalculation machine
- * (machines/recalculation) says what runs and what is disabled; BusinessReportChannel feeds it
- * and replaces each section as its update arrives. Editing controls show for editors only
- * (`can_edit`).
+ * A loaded report: action bar, callouts, active filter, content table and sections. The page's
+ * workflow is the reportPage machine (machines/reportPage): it holds the report, takes the live
+ * updates, runs the recalculation and the filter as its children and says what is open,
+ * blocked or being saved; this view shows their snapshots and sends them the user's events.
+ * Editing controls show for editors only (`can_edit`, never on a shared report).
  */
-export function ReportBody({ report, setReport, services, reload: readAgain, today, demo = false }: ReportViewProps) {
+export function ReportBody({ report: loaded, setReport, services, reload: readAgain, today, demo = false, shared = false }: ReportViewProps) {
   const queryClient = useQueryClient();
-  const canEdit = report.can_edit;
+  const reloadRef = useRef<() => Promise<void>>(async () => {});
+
+  const logic = useMemo(
+    () =>
+      reportPageMachine.provide({
+        actors: {
+          recalculation: recalculationMachine.provide({
+            actors: recalculationActors({ refresh: (reportId) => services.refresh(reportId) }),
+            actions: { notify: (_, params) => toastError(params.message) },
+          }),
+          reportFilter: reportFilterMachine.provide({
+            actors: reportFilterActors({ fetchFiltered: (secret, item, currency, signal) => services.fetchFiltered(secret, item, currency, signal) }),
+            actions: { notify: (_, params) => toastError(params.message) },
+          }),
+          // The failure toast is the machine's (each change names its own).
+          ...reportPageActors({ saveSettings: (reportId, change, failure) => services.updateSettings(reportId, change as Partial<ReportSettings>, failure) }),
+        },
+        actions: {
+          notify: (_, params) => (params.kind === 'filterWarning' ? toastFilterWarning(params.message) : toastError(params.message)),
+          reload: () => void reloadRef.current(),
+          storeDemoEdit: (_, params) => saveDemoEdit(params.reportId, params.change),
+        },
+      }),
+    [services],
+  );
+  const inspectPage = useInspection('reportPage');
+  const inspectRecalculation = useChildInspection('recalculation');
+  const inspectFilter = useChildInspection('reportFilter');
+  const actor = useActorRef(logic, {
+    inspect: (event) => {
+      inspectPage(event);
+      inspectRecalculation(event);
+      inspectFilter(event);
+    },
+    input: { report: loaded, demo, shared },
+  });
+
+  const report = useSelector(actor, (snapshot) => pageReport<Report>(snapshot));
+  // The children run as long as the page does.
+  const recalculation = useSelector(actor, recalculationOf) as RecalculationActorRef;
+  const filter = useSelector(actor, filterOf) as ReportFilterActorRef;
+
+  // The query's cache holds what the page shows (other views of the report read it there).
+  useEffect(() => {
+    setReport(report);
+  }, [report, setReport]);
+
+  const canEdit = report.can_edit && !shared;
   // Only editors can import (and only the account's users may ask); asked again with each reload.
   const { data: hasFinanceData = true } = useQuery({ queryKey: dataExistenceKey, queryFn: ({ signal }) => services.hasFinanceData(signal), enabled: canEdit });
   const noFinanceData = canEdit && !hasFinanceData;
   const { data: currencies = [] } = useQuery({ queryKey: currenciesKey, queryFn: ({ signal }) => services.currencies(signal), enabled: canEdit });
 
-  const logic = useMemo(
-    () =>
-      recalculationMachine.provide({
-        actors: recalculationActors({ refresh: (reportId) => services.refresh(reportId) }),
-        actions: { notify: (_, params) => toastError(params.message) },
-      }),
-    [services],
-  );
-  const actor = useActorRef(logic, {
-    inspect: useInspection('recalculation'),
-    input: {
-      reportId: report.id,
-      canEdit: report.can_edit,
-      recalculationStatus: report.recalculation_status,
-      freshnessStatus: report.freshness_status,
-      sectionIds: report.sections.map((section) => section.id),
-    },
-  });
-  const recalculating = useSelector(actor, isRecalculating);
-  const disabled = useSelector(actor, controlsDisabled);
-  const refreshing = useSelector(actor, (snapshot) => snapshot.matches('refreshing'));
-  const recalculatingWarning = useSelector(actor, showsRecalculatingWarning);
-  const staleCallout = useSelector(actor, showsStaleCallout);
-  const refreshButton = useSelector(actor, showsRefreshButton);
-  const pending = useSelector(actor, (snapshot) => snapshot.context.pendingSections);
+  const recalculating = useSelector(recalculation, isRecalculating);
+  const disabled = useSelector(recalculation, controlsDisabled);
+  const refreshing = useSelector(recalculation, (snapshot) => snapshot.matches('refreshing'));
+  const recalculatingWarning = useSelector(recalculation, showsRecalculatingWarning);
+  const staleCallout = useSelector(recalculation, showsStaleCallout);
+  const refreshButton = useSelector(recalculation, showsRefreshButton);
+  const pending = useSelector(recalculation, (snapshot) => snapshot.context.pendingSections);
 
-  // A reload tells the machine the report's statuses as they are now (an import may have
-  // brought finance data: that is asked again too).
+  const showsFilter = useSelector(actor, filterAvailable);
+  const filterRefused = useSelector(actor, filterBlocked);
+  const picking = useSelector(actor, pickerOpen);
+  const saving = useSelector(actor, savingSettings);
+  const filterItem = useSelector(filter, activeItem);
+  const applying = useSelector(filter, isApplying);
+  const filtered = useSelector(filter, (snapshot) => filteredSections<ReportSection>(snapshot));
+  /** The sections the cards show: the filtered copies while a filter is on, else the report's own. */
+  const sections = filtered ?? report.sections;
+
+  // Shift+F asks for the picker (not while typing: useHotkeys leaves inputs, textareas and selects alone).
+  useHotkeys([[FILTER_HOT_KEY, () => actor.send({ type: 'filter.request' })]]);
+
+  // A reload tells the machine the report as it is now (an import may have brought finance
+  // data: that is asked again too).
   const reload = useCallback(async () => {
     const fresh = await readAgain();
     if (!fresh) return;
-    actor.send({ type: 'recalculation.reportUpdated', recalculationStatus: fresh.recalculation_status, freshnessStatus: fresh.freshness_status });
+    actor.send({ type: 'report.reloaded', report: fresh });
     void queryClient.invalidateQueries({ queryKey: dataExistenceKey });
   }, [readAgain, actor, queryClient]);
+  useEffect(() => {
+    reloadRef.current = reload;
+  }, [reload]);
 
   // Section editing (src/reports/page/sections): definitions, section actions, 'Add chart'.
-  const recalculationStarted = useCallback(() => actor.send({ type: 'recalculation.settingsChanged' }), [actor]);
-  const sectionEditing = useSectionEditing({ report, setReport, reload, recalculationStarted, canEdit });
+  const recalculationStarted = useCallback(() => actor.send({ type: 'report.recalculationStarted' }), [actor]);
+  const changeReport = useCallback(
+    (change: (current: Report) => Report) => actor.send({ type: 'report.changed', report: change(pageReport<Report>(actor.getSnapshot())) }),
+    [actor],
+  );
+  const onEditing = useCallback((sectionId: string, editing: boolean) => actor.send({ type: editing ? 'edit.started' : 'edit.ended', sectionId }), [actor]);
+  const sectionEditing = useSectionEditing({ report, setReport: changeReport, reload, recalculationStarted, canEdit, onEditing });
   const [addingChart, setAddingChart] = useState(false);
+  const [definingView, setDefiningView] = useState(false);
 
   // The live channel's connection: after a drop, the report is read again (what was missed).
   const connectionLogic = useMemo(() => liveConnectionMachine.provide({ actions: { resync: () => void reload() } }), [reload]);
@@ -110,24 +193,8 @@ export function ReportBody({ report, setReport, services, reload: readAgain, tod
   const live = useSelector(connection, isLive);
   const connectionLost = useSelector(connection, showsConnectionLost);
 
-  // Live updates patch the cached report (a section's new numbers, the report's statuses).
-  const onUpdate = useCallback(
-    (update: ReportUpdate) => {
-      if (update.object === 'business_report') {
-        actor.send({ type: 'recalculation.reportUpdated', recalculationStatus: update.recalculation_status, freshnessStatus: update.freshness_status });
-        setReport((current) => ({ ...current, recalculation_status: update.recalculation_status, freshness_status: update.freshness_status, refreshed_at: update.refreshed_at }));
-        // The whole report once it is done (sections sent partially, key numbers, anything missed).
-        if (update.recalculation_status !== 'recalculating') void reload();
-        return;
-      }
-      actor.send({ type: 'recalculation.sectionUpdated', sectionId: update.section.id, recalculationStatus: update.section.recalculation_status });
-      if (update.partial !== true) {
-        const section = update.section;
-        setReport((current) => ({ ...current, sections: current.sections.map((s) => (s.id === section.id ? section : s)) }));
-      }
-    },
-    [actor, reload, setReport],
-  );
+  // Live updates go to the page machine (the report's statuses, a section's new numbers, held while filtered).
+  const onUpdate = useCallback((update: ReportUpdate) => actor.send({ type: 'live.update', update }), [actor]);
 
   useEffect(() => {
     if (!canEdit) return;
@@ -140,31 +207,23 @@ export function ReportBody({ report, setReport, services, reload: readAgain, tod
   }, [services, report.secret, report.id, canEdit, onUpdate, connection]);
 
   const saveReport = async (body: { title?: string; summary?: string; tags?: string[] }) => {
-    if (demo) {
-      saveDemoEdit(report.id, body);
-      setReport((current) => ({ ...current, ...body }));
-      return;
+    // The demo's edits stay in this browser (the machine keeps them there).
+    if (!demo) {
+      try {
+        await services.updateReport(report.id, body, REPORT_UPDATE_FAILURE);
+      } catch (error) {
+        toastError(error instanceof Error ? error.message : REPORT_UPDATE_FAILURE);
+        throw error;
+      }
     }
-    try {
-      await services.updateReport(report.id, body, REPORT_UPDATE_FAILURE);
-      setReport((current) => ({ ...current, ...body }));
-    } catch (error) {
-      toastError(error instanceof Error ? error.message : REPORT_UPDATE_FAILURE);
-      throw error;
-    }
+    actor.send({ type: 'report.edited', change: body });
   };
 
-  const saveSettings = async (change: Partial<ReportSettings>, failure: string) => {
-    try {
-      const settings = await services.updateSettings(report.id, change, failure);
-      setReport((current) => ({ ...current, settings, ...(change.currency ? { currency: change.currency } : {}) }));
-      if ('currency' in change || 'subtract_forever_discount_from_mrr' in change || 'subtract_finite_discount_from_mrr' in change) actor.send({ type: 'recalculation.settingsChanged' });
-    } catch {
-      toastError(failure);
-    }
-  };
+  const saveSettings = (change: Partial<ReportSettings>, failure: string) => actor.send({ type: 'settings.change', change: change as SettingsChange['change'], failure });
 
   const currentMonth = showsCurrentMonth(report.period, today);
+  const roomForRefreshedTime = useMediaQuery(REFRESHED_TIME_MEDIA_QUERY) ?? false;
+  const viewFilter = report.filter ?? null;
 
   return (
     <KeyNumbersProvider secret={report.secret} canEdit={canEdit} demo={demo}>
@@ -204,43 +263,59 @@ export function ReportBody({ report, setReport, services, reload: readAgain, tod
             <Group gap="xs" wrap="nowrap">
               {canEdit && (
                 <>
-                  <Button variant="default" leftSection={<IconPlus size={16} />} onClick={() => setAddingChart(true)} disabled={sectionEditing.definitions === 'failed'}>
+                  <Button
+                    variant="default"
+                    leftSection={<IconPlus size={16} />}
+                    onClick={() => {
+                      actor.send({ type: 'chart.add' });
+                      setAddingChart(true);
+                    }}
+                    disabled={sectionEditing.definitions === 'failed'}
+                  >
                     Add chart
                   </Button>
-                  <Button leftSection={<IconRefresh size={16} />} onClick={() => actor.send({ type: 'recalculation.refresh' })} loading={refreshing} disabled={disabled}>
+                  <Button leftSection={<IconRefresh size={16} />} onClick={() => actor.send({ type: 'report.refresh' })} loading={refreshing} disabled={disabled}>
                     Recalculate
                   </Button>
                 </>
               )}
               <ComingSoonAction label="Present" tooltip="Presentation mode: coming soon" icon={<IconPresentation size={18} />} />
-              {canEdit && (
+              {canEdit && !demo && (
                 <>
-                  <ComingSoonAction label="Create view" tooltip="Report views: coming soon" icon={<IconAdjustmentsHorizontal size={18} />} />
+                  <Tooltip label={viewFilter ? 'Edit the filter everyone sees this report with' : 'Define the filter everyone sees this report with'}>
+                    <Button variant="default" leftSection={<IconAdjustmentsHorizontal size={16} />} onClick={() => setDefiningView(true)} disabled={disabled}>
+                      {viewFilter ? 'Edit view' : 'Create view'}
+                    </Button>
+                  </Tooltip>
                   <ComingSoonAction label="Share" tooltip="Share links: coming soon" icon={<IconShare size={18} />} />
+                  <ReportImportAction />
                 </>
               )}
             </Group>
             <Group gap="xs" wrap="nowrap" miw={0}>
-              {/* Below 1408 px (Mantine's xl) the refreshed time moves into the badge's tooltip, so nothing is cut. */}
+              {/* Below 1600 px the refreshed time is in the badge's tooltip only, so nothing in the bar is cut. */}
               <Tooltip label={refreshedLabel(report.refreshed_at)}>
                 <Box style={{ flexShrink: 0 }}>
                   <FreshnessBadge recalculating={recalculating} stale={report.freshness_status === 'stale'} />
                 </Box>
               </Tooltip>
               {canEdit && <LiveBadge live={live} lost={connectionLost} />}
-              <Text size="sm" c="dimmed" truncate="end" miw={0} visibleFrom="xl" title={refreshedLabel(report.refreshed_at)}>
+              {roomForRefreshedTime && (
+              <Text size="sm" c="dimmed" truncate="end" miw={0} title={refreshedLabel(report.refreshed_at)}>
                 {refreshedLabel(report.refreshed_at)}
               </Text>
+              )}
               {canEdit && (
                 <Select
                   aria-label="Report currency"
                   w={100}
+                  style={{ flexShrink: 0 }}
                   data={currencies.length > 0 ? currencies : [report.currency]}
                   value={report.currency}
                   searchable
                   allowDeselect={false}
-                  disabled={disabled}
-                  onChange={(currency) => currency && currency !== report.currency && void saveSettings({ currency }, CURRENCY_UPDATE_FAILURE)}
+                  disabled={disabled || saving}
+                  onChange={(currency) => currency && currency !== report.currency && saveSettings({ currency }, CURRENCY_UPDATE_FAILURE)}
                 />
               )}
               {canEdit ? (
@@ -256,16 +331,31 @@ export function ReportBody({ report, setReport, services, reload: readAgain, tod
                       toastError(error instanceof Error && error.message ? error.message : RANGE_UPDATE_FAILURE);
                       throw error;
                     }
-                    setReport((current) => ({ ...current, period }));
-                    actor.send({ type: 'recalculation.settingsChanged' });
+                    actor.send({ type: 'report.periodSaved', period });
                   }}
                 />
               ) : null}
-              {canEdit && <SettingsPopover settings={report.settings} showsCurrentMonth={currentMonth} onChange={(change) => void saveSettings(change, SETTING_UPDATE_FAILURE)} />}
-              <ComingSoonAction label="Filter" tooltip="Filters: coming soon" icon={<IconFilter size={18} />} />
+              {canEdit && <SettingsPopover settings={report.settings} showsCurrentMonth={currentMonth} onChange={(change) => saveSettings(change, SETTING_UPDATE_FAILURE)} />}
+              {showsFilter && (
+                // Kept clickable while refused, so the warning can say why; marked as refused meanwhile.
+                <Tooltip label={filterRefused ? FILTER_BLOCKED : 'Filter (Shift+F)'}>
+                  <ActionIcon
+                    variant={filterItem ? 'filled' : 'default'}
+                    size={36}
+                    aria-label="Filter"
+                    data-refused={filterRefused || undefined}
+                    style={filterRefused ? { opacity: 0.5, cursor: 'not-allowed' } : undefined}
+                    onClick={() => actor.send({ type: 'filter.request' })}
+                  >
+                    <IconFilter size={18} />
+                  </ActionIcon>
+                </Tooltip>
+              )}
             </Group>
           </Group>
         </Paper>
+
+        {showsFilter && <ActiveFilter item={filterItem} view={viewFilter} applying={applying} onClear={() => actor.send({ type: 'filter.clear' })} />}
 
         {demo && (
           <Alert variant="light" color="brand" icon={<IconPresentation size={18} />} title="A demo report">
@@ -279,12 +369,12 @@ export function ReportBody({ report, setReport, services, reload: readAgain, tod
           stale={staleCallout}
           canRefresh={refreshButton}
           refreshing={refreshing}
-          onRefresh={() => actor.send({ type: 'recalculation.refresh' })}
+          onRefresh={() => actor.send({ type: 'report.refresh' })}
         />
 
-        <KeyNumbersStrip sections={report.sections} currency={report.currency} />
+        <KeyNumbersStrip sections={sections} currency={report.currency} />
 
-        {report.sections.length === 0 ? (
+        {sections.length === 0 ? (
           <Card withBorder padding="xl" radius="md">
             <Text ta="center" c="dimmed">
               This report has no charts yet.
@@ -294,16 +384,16 @@ export function ReportBody({ report, setReport, services, reload: readAgain, tod
           <>
             <Box component="nav" aria-label="Contents">
               <Group gap="xs">
-                {report.sections.map((section) => (
+                {sections.map((section) => (
                   <Anchor key={section.id} href={`#section-${section.id}`} size="sm">
                     {section.title}
                   </Anchor>
                 ))}
               </Group>
             </Box>
-            <ReportDetails report={report} demo={demo}>
+            <ReportDetails report={filtered ? { ...report, sections } : report} demo={demo} filter={filtered ? filterItem : null}>
               <Stack gap="lg">
-                {report.sections.map((section, index) => (
+                {sections.map((section, index) => (
                   <SectionCard
                     key={section.id}
                     section={section}
@@ -311,7 +401,7 @@ export function ReportBody({ report, setReport, services, reload: readAgain, tod
                     recalculating={recalculating && (pending.includes(section.id) || section.recalculation_status === 'recalculating')}
                     canEdit={canEdit}
                     first={index === 0}
-                    last={index === report.sections.length - 1}
+                    last={index === sections.length - 1}
                     definition={sectionEditing.definitionOf(section.definition_id)}
                     actions={sectionEditing.actions}
                   />
@@ -322,6 +412,28 @@ export function ReportBody({ report, setReport, services, reload: readAgain, tod
         )}
 
         {canEdit && <AddChartDialog opened={addingChart} onClose={() => setAddingChart(false)} definitions={sectionEditing.definitions} onAdd={sectionEditing.addCharts} />}
+        {showsFilter && (
+          <FilterPicker
+            opened={picking}
+            onClose={() => actor.send({ type: 'picker.close' })}
+            secret={report.secret}
+            signedIn={report.can_edit && !demo}
+            onApply={(item) => actor.send({ type: 'filter.apply', item })}
+          />
+        )}
+        {canEdit && !demo && (
+          <ReportViewDrawer
+            opened={definingView}
+            onClose={() => setDefiningView(false)}
+            reportId={report.id}
+            secret={report.secret}
+            filter={viewFilter}
+            onSaved={(saved) => {
+              setDefiningView(false);
+              actor.send({ type: 'report.viewSaved', filter: saved });
+            }}
+          />
+        )}
 
         <ReportComments reportId={report.id} accountId={report.account_id} demo={demo} />
       </Stack>

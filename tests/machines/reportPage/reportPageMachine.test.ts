@@ -369,6 +369,20 @@ describe('report page machine with its children: hold and replay', () => {
     expect(harness.sections()).toEqual(modelReport.sections);
   });
 
+  it('never replays a held update older than the report read again meanwhile (a reconnection)', async () => {
+    const harness = createHarness({ children: 'real' });
+    await applyFilter(harness);
+    const at = (minute: number) => `2026-11-26T10:0${minute}:00.000Z`;
+    const old = sectionWith(FIRST_SECTION, 110);
+    harness.actor.send({ type: 'live.update', update: { ...old, section: { ...old.section, computed_at: at(1) } } });
+    // Read again after the connection came back: the MRR section is newer than the held update.
+    const fresh = { ...modelReport, sections: modelReport.sections.map((section) => (section.id === FIRST_SECTION ? { ...section, value: 150, computed_at: at(2) } : section)) };
+    harness.actor.send({ type: 'report.reloaded', report: fresh });
+    harness.actor.send({ type: 'filter.clear' });
+    await flush();
+    expect(valuesOf(harness)).toEqual(['sec_mrr=150', 'sec_churn=5']);
+  });
+
   it('shows the apply failure and keeps the report as it was', async () => {
     const harness = createHarness({ children: 'real' });
     harness.actor.send({ type: 'filter.request' });

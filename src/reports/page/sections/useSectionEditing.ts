@@ -26,6 +26,8 @@ interface SectionEditingInput {
   recalculationStarted(): void;
   /** Editors only: the definitions are fetched for them alone. */
   canEdit: boolean;
+  /** A section's edit started (true) or ended (false): the page's edit mode (no filter meanwhile). */
+  onEditing?(sectionId: string, editing: boolean): void;
 }
 
 /**
@@ -35,7 +37,7 @@ interface SectionEditingInput {
  * numbers reads the report again (its sections recalculating) and lets the recalculation
  * machine follow. Every failure shows the spec's toast.
  */
-export function useSectionEditing({ report, setReport, reload, recalculationStarted, canEdit }: SectionEditingInput) {
+export function useSectionEditing({ report, setReport, reload, recalculationStarted, canEdit, onEditing }: SectionEditingInput) {
   const api = useSectionsApi();
   const current = useRef(report);
   current.current = report;
@@ -55,9 +57,22 @@ export function useSectionEditing({ report, setReport, reload, recalculationStar
     await reload();
   }, [recalculationStarted, reload]);
 
-  const actions = useMemo<SectionActions>(
-    () => ({
-      async move(sectionId, direction) {
+  const editingRef = useRef(onEditing);
+  editingRef.current = onEditing;
+
+  const actions = useMemo<SectionActions>(() => {
+    /** Runs a section's edit in edit mode (started before, ended whatever its outcome). */
+    const editing = <A extends unknown[], T>(run: (sectionId: string, ...args: A) => Promise<T>) =>
+      async (sectionId: string, ...args: A): Promise<T> => {
+        editingRef.current?.(sectionId, true);
+        try {
+          return await run(sectionId, ...args);
+        } finally {
+          editingRef.current?.(sectionId, false);
+        }
+      };
+    return {
+      move: editing(async (sectionId: string, direction: -1 | 1) => {
         const sections = current.current.sections;
         const index = sections.findIndex((section) => section.id === sectionId);
         const target = index + direction;
@@ -70,8 +85,8 @@ export function useSectionEditing({ report, setReport, reload, recalculationStar
           setReport((report) => ({ ...report, sections: reordered(report.sections, sectionId, index) }));
           throw error;
         }
-      },
-      async saveText(sectionId, change) {
+      }),
+      saveText: editing(async (sectionId: string, change: { title: string } | { summary: string }) => {
         try {
           await api.updateSection(sectionId, change, SAVE_CHANGES_FAILURE);
         } catch (error) {
@@ -81,8 +96,8 @@ export function useSectionEditing({ report, setReport, reload, recalculationStar
         // An empty title shows the chart's name again: the server says which.
         if ('title' in change && change.title.trim() === '') void reload();
         else setReport((report) => ({ ...report, sections: report.sections.map((section) => (section.id === sectionId ? { ...section, ...change } : section)) }));
-      },
-      async saveSettings(sectionId, changes) {
+      }),
+      saveSettings: editing(async (sectionId: string, changes: Parameters<SectionActions['saveSettings']>[1]) => {
         try {
           for (const change of changes) await api.updateSection(sectionId, change, UPDATE_SETTINGS_FAILURE);
         } catch (error) {
@@ -91,8 +106,8 @@ export function useSectionEditing({ report, setReport, reload, recalculationStar
           throw error;
         }
         await afterNumbersChange();
-      },
-      async removeSegment(sectionId, segmentId) {
+      }),
+      removeSegment: editing(async (sectionId: string, segmentId: string) => {
         try {
           await api.deleteSegment(sectionId, segmentId);
         } catch (error) {
@@ -100,9 +115,9 @@ export function useSectionEditing({ report, setReport, reload, recalculationStar
           throw error;
         }
         await afterNumbersChange();
-      },
+      }),
       expandSegment: (sectionId, segmentId) => api.expandSegment(sectionId, segmentId),
-      async remove(sectionId) {
+      remove: editing(async (sectionId: string) => {
         try {
           await api.deleteSection(sectionId);
         } catch (error) {
@@ -110,10 +125,9 @@ export function useSectionEditing({ report, setReport, reload, recalculationStar
           throw error;
         }
         setReport((report) => ({ ...report, sections: reordered(report.sections.filter((section) => section.id !== sectionId), '', 0) }));
-      },
-    }),
-    [api, setReport, reload, afterNumbersChange],
-  );
+      }),
+    };
+  }, [api, setReport, reload, afterNumbersChange]);
 
   /** Adds the charts in order (one POST each); some failing shows the spec's toast. */
   const addCharts = useCallback(

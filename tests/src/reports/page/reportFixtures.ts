@@ -19,6 +19,9 @@ export function reportView(overrides: Partial<ReportView> = {}): ReportView {
     can_edit: true,
     currency: 'USD',
     settings: { repeatable: true, auto_refresh: true, display_quarters: false, subtract_forever_discount_from_mrr: true, subtract_finite_discount_from_mrr: true, currency: null },
+    filter: null,
+    filtered_segmenter_name: null,
+    filtered_segment_value: null,
     sections: [mrrSection({ id: 'sec-mrr', title: 'MRR' }) as ReportView['sections'][number]],
     ...overrides,
   };
