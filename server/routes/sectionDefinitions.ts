@@ -14,7 +14,7 @@ const SectionDefinitionSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
   description: Type.String(),
-  formula: Type.String({ description: 'How the number is computed (METRICS.md section 7)' }),
+  formula: Type.String({ description: 'How the number is computed (docs/metrics.md, the section catalogue)' }),
   available: Type.Boolean({ description: 'False for deals while the account has no CRM deals' }),
   segmenters: Type.Array(SegmenterSchema, { description: "The account's segmenters this definition accepts, the total first" }),
   supported_grouping_periods: Type.Array(Type.String(), { description: 'Resolutions: week, month, quarter, year' }),

@@ -1987,7 +1987,7 @@ export interface operations {
                             id: string;
                             name: string;
                             description: string;
-                            /** @description How the number is computed (METRICS.md section 7) */
+                            /** @description How the number is computed (docs/metrics.md, the section catalogue) */
                             formula: string;
                             /** @description False for deals while the account has no CRM deals */
                             available: boolean;
