@@ -2,6 +2,23 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
+/**
+ * Server test files that never open a database: the metrics engine over in-memory snapshots,
+ * the demo generator, pure parsers and the engine-only benchmark smoke. The PostgreSQL pass of
+ * CI (DATABASE_URL set: `.ci/run`) leaves them out, since they would run exactly as in the
+ * PGlite pass (about a minute and a half of CI time).
+ */
+const DATABASE_FREE_SERVER_TESTS = [
+  'tests/server/metrics/scale.test.ts',
+  'tests/server/metrics/catalogue.scale.test.ts',
+  'tests/server/metrics/properties.test.ts',
+  'tests/server/metrics/details.properties.test.ts',
+  'tests/server/metrics/duckdb/parity.test.ts',
+  'tests/server/reports/benchFilterSmoke.test.ts',
+  'tests/server/imports/paymentIdFilter.test.ts',
+  'tests/server/demo/generate.test.ts',
+];
+
 export default defineConfig({
   test: {
     // Vitest's default is one worker per core but one: a single worker on a 2-core machine, where
@@ -16,6 +33,7 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
+          exclude: process.env.DATABASE_URL ? DATABASE_FREE_SERVER_TESTS : [],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
