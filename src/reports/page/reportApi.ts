@@ -1,7 +1,7 @@
 import type { ApiClient } from '../../api/client';
 import { apiKey } from '../../api/queries';
 import type { LiveChannels } from '../../cable/liveChannels';
-import { FILTER_APPLY_FAILURE, filterQuery, VIEW_SAVE_FAILURE, type FilterItem, type ReportViewFilter } from '../../../models/reportFilter';
+import { FILTER_APPLY_FAILURE, filterQuery, type FilterItem } from '../../../models/reportFilter';
 import { takePrefetchedReport } from '../reportPrefetch';
 
 /** A report as `GET /business_reports/by_secret` answers it (the generated client's type). */
@@ -98,11 +98,6 @@ export function createReportServices(client: ApiClient, channels: LiveChannels) 
       });
       if (!data) throw new ReportCallError(FILTER_APPLY_FAILURE, response.status);
       return data.sections as ReportSection[];
-    },
-    /** PUT /business_reports/{id} body `{ filter }`: the report's stored view (null: none). */
-    async updateView(reportId: string, filter: ReportViewFilter | null): Promise<void> {
-      const { response } = await client.PUT('/business_reports/{id}', { params: { path: { id: reportId } }, body: { filter } });
-      if (!response.ok) throw new ReportCallError(VIEW_SAVE_FAILURE, response.status);
     },
     async hasFinanceData(signal?: AbortSignal): Promise<boolean> {
       const { data } = await client.GET('/data_existence', { signal });

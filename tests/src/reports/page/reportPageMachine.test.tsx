@@ -78,7 +78,6 @@ function fakeServices(initial: ReportView, overrides: Partial<Record<keyof Repor
       (_secret: string, item: FilterItem, _currency: string | null, signal?: AbortSignal) =>
         new Promise<ReportSection[]>((resolve, reject) => filtered.push({ item, signal, settled: false, resolve, reject })),
     ),
-    updateView: vi.fn(async () => {}),
     watch: vi.fn((_secret: string, _id: string, handlers: { update(update: ReportUpdate): void }) => {
       listener = handlers.update;
       return () => {
