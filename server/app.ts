@@ -30,6 +30,8 @@ import { sectionDefinitionRoutes } from './routes/sectionDefinitions';
 import { businessReportRoutes } from './routes/businessReports';
 import { reportFilterRoutes } from './routes/reportFilters';
 import { keyNumberRoutes } from './routes/keyNumbers';
+import { reportSharingRoutes } from './routes/reportSharing';
+import { accountSettingsRoutes } from './routes/accountSettings';
 import { sectionExportRoutes } from './routes/sectionExports';
 import { reportSectionRoutes } from './routes/reportSections';
 import { sectionDetailsRoutes } from './routes/sectionDetails';
@@ -166,6 +168,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(businessReportRoutes);
       await api.register(reportFilterRoutes);
       await api.register(keyNumberRoutes);
+      await api.register(reportSharingRoutes);
+      await api.register(accountSettingsRoutes);
       await api.register(sectionExportRoutes, { queue: options.queue });
       await api.register(reportSectionRoutes);
       await api.register(sectionDetailsRoutes);

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../db/schema';
 import { authOf } from '../auth/plugin';
@@ -29,6 +29,7 @@ import { reportStampBySecret, type CachedAnswer, type ReportStamp } from '../rep
 import { FilterQuerySchema, pickedFilterItem, resolveViewFilter, storedViewFilter, viewFields } from '../reports/reportFilters';
 import { filterItemKey, MAX_FILTER_VALUE_LENGTH, MAX_VIEW_FILTER_ITEMS, type FilterItem, type ReportViewFilter } from '../../models/reportFilter';
 import { REPORT_TEMPLATES } from '../reports/templates';
+import { shareBySecret } from '../reports/sharing';
 import { MAX_REPORT_TAG_LENGTH, MAX_REPORT_TAGS } from '../../models/constants';
 import { periodEndingIn, rangeError, showsCurrentMonth, type ReportPeriod } from '../../models/reportRange';
 
@@ -216,7 +217,7 @@ const ViewFieldsSchema = Type.Object({
 
 const ReportViewSummarySchema = Type.Composite([SummarySchema, ViewFieldsSchema]);
 
-const ReportSchema = Type.Composite([
+export const ReportSchema = Type.Composite([
   SummarySchema,
   ViewFieldsSchema,
   Type.Object({
@@ -228,22 +229,38 @@ const ReportSchema = Type.Composite([
 ]);
 
 
-const NotModified = Type.Null({ description: 'Not modified: the answer is the one of the `ETag` sent in `If-None-Match`' });
+export const NotModified = Type.Null({ description: 'Not modified: the answer is the one of the `ETag` sent in `If-None-Match`' });
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
-const SecretQuery = Type.Object({ secret: Type.String({ minLength: 1, maxLength: 128 }) });
+export const SecretQuery = Type.Object({ secret: Type.String({ minLength: 1, maxLength: 128 }) });
 
 
-
-/** The report this request may read by its secret; else 404 or 401. */
-async function readableBySecret(request: FastifyRequest, secret: string): Promise<{ accountId: string; reportId: string }> {
-  const found = mustBeReadable(request, await reportBySecret(request.server.db.kysely, secret));
-  return { accountId: found.account_id, reportId: found.id };
-}
 
 /** Whether the client takes gzip (`Accept-Encoding`, without `gzip;q=0`). */
 function acceptsGzip(request: FastifyRequest): boolean {
   const header = request.headers['accept-encoding'];
   return typeof header === 'string' && /(^|,)\s*gzip\s*(;\s*q=(?!0(\.0*)?\s*(,|$))[\d.]+)?\s*(,|$)/i.test(header);
+}
+
+/** A kept answer as it is, with its ETag (304 when the client has it) and gzip when asked. */
+export function sendCached(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer): FastifyReply {
+  reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'private, no-cache').header('vary', 'Authorization, Accept-Encoding').header('etag', answer.etag);
+  if (request.headers['if-none-match'] === answer.etag) return reply.code(304).send();
+  if (acceptsGzip(request)) return reply.header('content-encoding', 'gzip').send(answer.gzip());
+  return reply.send(answer.json);
+}
+
+/** The report's sections computed in `currency` (and with `item`, filtered by it too, AND the view's filter) for one answer; nothing is stored. */
+export async function sectionsInCurrency(app: FastifyInstance, view: ReportView, currency: string, item?: FilterItem): Promise<ReportView['sections']> {
+  const db = app.db.kysely;
+  await mustBeKnownCurrency(db, currency);
+  const input = await sectionRequests(db, view.account_id, view.id, currency, item);
+  const results = input ? await computeEach(app.metrics, view.account_id, input.requests) : [];
+  return view.sections.map((section, k) => {
+    const result = results[k];
+    if (!result || result instanceof Error) return { ...section, recalculation_status: 'failed' as const, error: result?.message ?? null, segments: [], periods: [], key_number: null };
+    const computed = result as SectionResult;
+    return { ...section, unit: computed.unit, currency: computed.currency, periods: computed.periods, segments: computed.segments, key_number: computed.key_number ?? null };
+  });
 }
 
 function todayOf(now: Date): { year: number; month: number } {
@@ -468,26 +485,8 @@ export const businessReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return sendCached(request, reply, answer);
   }
 
-  /** A kept answer as it is, with its ETag (304 when the client has it) and gzip when asked. */
-  function sendCached(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer): FastifyReply {
-    reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'private, no-cache').header('vary', 'Authorization, Accept-Encoding').header('etag', answer.etag);
-    if (request.headers['if-none-match'] === answer.etag) return reply.code(304).send();
-    if (acceptsGzip(request)) return reply.header('content-encoding', 'gzip').send(answer.gzip());
-    return reply.send(answer.json);
-  }
-
   /** The report's sections computed in another currency (and with `item`, filtered by it too) for one answer. */
-  async function inCurrency(view: ReportView, currency: string, item?: FilterItem): Promise<ReportView['sections']> {
-    await mustBeKnownCurrency(db, currency);
-    const input = await sectionRequests(db, view.account_id, view.id, currency, item);
-    const results = input ? await computeEach(app.metrics, view.account_id, input.requests) : [];
-    return view.sections.map((section, k) => {
-      const result = results[k];
-      if (!result || result instanceof Error) return { ...section, recalculation_status: 'failed' as const, error: result?.message ?? null, segments: [], periods: [], key_number: null };
-      const computed = result as SectionResult;
-      return { ...section, unit: computed.unit, currency: computed.currency, periods: computed.periods, segments: computed.segments, key_number: computed.key_number ?? null };
-    });
-  }
+  const inCurrency = (view: ReportView, currency: string, item?: FilterItem) => sectionsInCurrency(app, view, currency, item);
 
   app.get(
     '/business_reports/settings_by_secret',
@@ -496,15 +495,24 @@ export const businessReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['reports'],
         operationId: 'getReportSettingsBySecret',
-        summary: 'A report’s settings, read by its secret',
+        summary: 'A report’s settings, read by its secret or by one of its share links',
+        description:
+          'With the report’s own secret: readable like GET /business_reports/by_secret. With a share link’s secret (POST /business_reports/{id}/share_secret): for anyone, signed in or not, while the link is not revoked.',
         security: [...BEARER, {}],
         querystring: SecretQuery,
         response: { 200: SettingsSchema, ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => {
-      const { accountId, reportId } = await readableBySecret(request, request.query.secret);
-      return reportSettings(db, accountId, reportId);
+      const { secret } = request.query;
+      const report = await reportBySecret(db, secret);
+      if (!report) {
+        // A share link is public: its report's settings for anyone holding it.
+        const share = await shareBySecret(db, secret);
+        if (share) return reportSettings(db, share.account_id, share.id);
+      }
+      const found = mustBeReadable(request, report);
+      return reportSettings(db, found.account_id, found.id);
     },
   );
 

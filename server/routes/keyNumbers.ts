@@ -5,6 +5,7 @@ import { findDefinition } from '../metrics/definitions/catalogue';
 import { canEdit, mustBeReadable } from '../reports/access';
 import { reportStampBySecret } from '../reports/answerCache';
 import { SECTION_NOT_FOUND } from '../reports/reports';
+import { shareBySecret } from '../reports/sharing';
 import { keyNumbersRepository } from '../repositories/keyNumbers';
 
 /**
@@ -70,14 +71,28 @@ export const keyNumberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['reports'],
         operationId: 'listKeyNumbers',
         summary: 'The report’s key numbers, in the order they were added',
-        description: 'For whoever may read the report by its secret, and for anyone on a report of the demo account (the public demo at /demo/{secret}).',
+        description:
+          'For whoever may read the report by its secret, and for anyone on a report of the demo account (the public demo at /demo/{secret}). ' +
+          'Also for anyone with a share link’s secret (public, read only); for a link pinned to a segment value every `value` and `time` is null: ' +
+          'the key numbers are of the whole report, and the shared page shows its filtered sections’ own `key_number` instead.',
         security: [...BEARER, {}],
         querystring: Type.Object({ secret: Type.String({ minLength: 1, maxLength: 128 }) }),
         response: { 200: KeyNumbersSchema, ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => {
-      const found = await reportStampBySecret(db, request.query.secret);
+      const { secret } = request.query;
+      const found = await reportStampBySecret(db, secret);
+      if (!found) {
+        // A share link (looked up anew on every call: a revoked one is not found).
+        const share = await shareBySecret(db, secret);
+        if (share) {
+          const numbers = await keyNumbers(share.account_id, share.id);
+          if (share.segmenter_id === null) return numbers;
+          // The unfiltered numbers must not reach a link pinned to one segment value.
+          return { items: numbers.items.map((item) => ({ ...item, value: null, time: null })) };
+        }
+      }
       // The public demo (GET /demo) shows its key numbers to anyone, as it shows the report.
       const report = found?.is_demo ? found : mustBeReadable(request, found);
       return keyNumbers(report.account_id, report.id);

@@ -5,6 +5,7 @@ import { authOf } from '../auth/plugin';
 import { issueAccessToken } from '../auth/tokens';
 import { findUserByEmail } from '../auth/userRecords';
 import { ApiError } from '../http/errors';
+import { makeSuccessor } from '../reports/schedules';
 
 /**
  * Routes that exist only when the server runs with SUBSCOPE_TEST_ROUTES=true outside
@@ -69,6 +70,31 @@ export const testSupportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { rows } = await sql<{ key: string }>`select key from test_support_writes order by key`.execute(app.db.kysely);
     return { keys: rows.map((r) => r.key) };
   });
+
+  /**
+   * Next month's successor of one of the signed-in account's reports, as the monthly job makes it
+   * (server/reports/schedules.ts) with the clock at `now`, then recalculated; 409 when the report
+   * gets none at that time (not repeatable, already succeeded, range not behind `now`).
+   */
+  app.post(
+    '/test/make_successor',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        hide: true,
+        body: Type.Object({ report_id: Type.String({ minLength: 1, maxLength: 64 }), now: Type.String({ minLength: 1, maxLength: 64 }) }),
+      },
+    },
+    async (request, reply) => {
+      const { accountId } = authOf(request);
+      const now = new Date(request.body.now);
+      if (Number.isNaN(now.getTime())) throw ApiError.of(422, 'now must be an ISO 8601 instant', '/now');
+      const made = await makeSuccessor(app.db.kysely, accountId, request.body.report_id, now);
+      if (!made) throw ApiError.of(409, 'This report gets no successor at that time');
+      await app.reports.start(accountId, made.id);
+      return reply.code(201).send({ id: made.id, secret: made.secret });
+    },
+  );
 
   /** A real sign-in token for a user that expires after `ttl_seconds` (tests of a token that runs out). */
   app.post(

@@ -465,7 +465,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A report’s settings, read by its secret */
+        /**
+         * A report’s settings, read by its secret or by one of its share links
+         * @description With the report’s own secret: readable like GET /business_reports/by_secret. With a share link’s secret (POST /business_reports/{id}/share_secret): for anyone, signed in or not, while the link is not revoked.
+         */
         get: operations["getReportSettingsBySecret"];
         put?: never;
         post?: never;
@@ -632,7 +635,7 @@ export interface paths {
         };
         /**
          * The report’s key numbers, in the order they were added
-         * @description For whoever may read the report by its secret, and for anyone on a report of the demo account (the public demo at /demo/{secret}).
+         * @description For whoever may read the report by its secret, and for anyone on a report of the demo account (the public demo at /demo/{secret}). Also for anyone with a share link’s secret (public, read only); for a link pinned to a segment value every `value` and `time` is null: the key numbers are of the whole report, and the shared page shows its filtered sections’ own `key_number` instead.
          */
         get: operations["listKeyNumbers"];
         put?: never;
@@ -640,6 +643,175 @@ export interface paths {
         post: operations["addKeyNumber"];
         /** Removes a section’s number from the key numbers (not there: nothing changes) */
         delete: operations["removeKeyNumber"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/business_reports/{id}/share_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Creates a share link of the report, optionally pinned to one segment value
+         * @description A public, read-only link (/reports/shared/{secret}). `segmenter_id` and `segment_value` go together (one without the other is 422 at the missing one); the segment is a customer segment (customer_segment:{id}) or a payment attribute (subscription_segment:attribute:{id}) of the report’s account, else 422 at /segmenter_id. A pinned link shows every section computed with the report view’s filter AND that value, nothing unfiltered.
+         */
+        post: operations["createShareSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/business_reports/{id}/share_secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The report’s share links, newest first */
+        get: operations["listShareSecrets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/business_reports/{id}/share_secrets/{secretId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revokes a share link: it answers 404 from now on, on every server */
+        delete: operations["revokeShareSecret"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/business_reports/{id}/group_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Creates a group link: it always opens the newest report of the report’s line (its monthly successors)
+         * @description A report without a group gets one (named after its title) first. The link resolves with GET /business_report_groups/by_secret.
+         */
+        post: operations["createGroupSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/business_reports/{id}/group_secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The group links of the report’s group, newest first (none when it has no group) */
+        get: operations["listGroupSecrets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/business_reports/{id}/group_secrets/{secretId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revokes a group link: it answers 404 from now on, on every server */
+        delete: operations["revokeGroupSecret"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/business_reports/by_shared_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A shared report, read only, for anyone with the link
+         * @description Public: signed in or not, whatever the account’s anonymous access. An unknown or revoked link is 404. The answer is the shape of GET /business_reports/by_secret with `can_edit` false, `secret` the share link’s (the report’s own secret is never sent), and `shared_filter`: for a link pinned to a segment value every section is computed with the report view’s filter AND it. With `currency` the sections are computed in it (nothing is stored). Answers are kept while the report and the account’s data are unchanged (`ETag`, 304 on `If-None-Match`, gzip when asked).
+         */
+        get: operations["getReportBySharedSecret"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/business_report_groups/by_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which report a group link opens: the newest report of the group
+         * @description Public: signed in or not. An unknown or revoked link (or a group without reports) is 404. The page then opens /reports/{latest_report.secret}, which is read like GET /business_reports/by_secret (the account’s users, or anyone when the account allows anonymous access); `currency` is echoed (upper case) for that page, or null.
+         */
+        get: operations["getReportGroupBySecret"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account_settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account’s settings */
+        get: operations["getAccountSettings"];
+        /**
+         * Changes some of the account’s settings (all in one transaction); answers them all
+         * @description `account_exchange_rates`, when given, replaces the account’s rates as a whole. A currency that is not known, a churn window outside 0 to ten years, a rate not above 0, a `since` that is no day or appears twice, a currency twice in one row, or the account mode without any rate is 422 at the field.
+         */
+        put: operations["updateAccountSettings"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -5966,6 +6138,1185 @@ export interface operations {
             };
             /** @description Not found (or not in your account) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createShareSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    segmenter_id?: string | null;
+                    segment_value?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description The shared page is /reports/shared/{secret} */
+                        secret: string;
+                        /** @description The segment the link is pinned to; null: the whole report */
+                        segmenter_id: string | null;
+                        /** @description That segment’s name (null when unpinned, or the segment no longer exists) */
+                        segmenter_name: string | null;
+                        /** @description The segment value the link shows */
+                        segment_value: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listShareSecrets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            /** @description The shared page is /reports/shared/{secret} */
+                            secret: string;
+                            /** @description The segment the link is pinned to; null: the whole report */
+                            segmenter_id: string | null;
+                            /** @description That segment’s name (null when unpinned, or the segment no longer exists) */
+                            segmenter_name: string | null;
+                            /** @description The segment value the link shows */
+                            segment_value: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    revokeShareSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                secretId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createGroupSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description The group page is /reports/group/{secret} */
+                        secret: string;
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listGroupSecrets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            /** @description The group page is /reports/group/{secret} */
+                            secret: string;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    revokeGroupSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                secretId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getReportBySharedSecret: {
+        parameters: {
+            query: {
+                secret: string;
+                /** @description ISO 4217, any case */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description Its page is /reports/{secret} */
+                        secret: string;
+                        title: string;
+                        summary: string;
+                        tags: string[];
+                        owner: {
+                            name: string;
+                        } | null;
+                        /** @description A report’s range: its first and last month, both shown */
+                        period: {
+                            start_year: number;
+                            /** @description 1 = January */
+                            start_month: number;
+                            end_year: number;
+                            /** @description 1 = January */
+                            end_month: number;
+                        };
+                        /** Format: date-time */
+                        created_at: string;
+                        refreshed_at: string | null;
+                        recalculation_status: "recalculated" | "recalculating" | "failed";
+                        /** @description stale once the account’s data changed after the last recalculation */
+                        freshness_status: "fresh" | "stale";
+                        can_edit: boolean;
+                        /** @description The report view’s filter; null: the report is not filtered */
+                        filter: {
+                            /** @description and: every item must match; or: one is enough */
+                            operator: "and" | "or";
+                            /** @description At most 20 items (more is 422) */
+                            arguments: ({
+                                /** @enum {string} */
+                                type: "segment";
+                                /** @description customer_segment:{segmentId} (a customer attribute) or subscription_segment:attribute:{attributeId} (a payment attribute) */
+                                id: string;
+                                /** @description The segment’s name (filled in by the server) */
+                                name: string;
+                                /** @description The segment value */
+                                value: string;
+                                /** @description true: the item matches everything its value does not (“is not”) */
+                                negated: boolean;
+                            } | {
+                                /** @enum {string} */
+                                type: "deal_owner";
+                                owner_name: string;
+                                /** @description true: the item matches everything its value does not (“is not”) */
+                                negated: boolean;
+                            } | {
+                                /** @enum {string} */
+                                type: "product";
+                                product_key: string;
+                                /** @description The product’s name, when the account has the product */
+                                name?: string;
+                                /** @description true: the item matches everything its value does not (“is not”) */
+                                negated: boolean;
+                            })[];
+                        } | null;
+                        /** @description The name of the segment of the view filter’s first segment item; null without one */
+                        filtered_segmenter_name: string | null;
+                        /** @description The value of the view filter’s first segment item; null without one */
+                        filtered_segment_value: string | null;
+                        account_id: string;
+                        /** @description The currency of its numbers */
+                        currency: string;
+                        settings: {
+                            /** @description A new report like this one each month */
+                            repeatable: boolean;
+                            /** @description Refreshed daily; off for a report that does not show the current month */
+                            auto_refresh: boolean;
+                            display_quarters: boolean;
+                            subtract_forever_discount_from_mrr: boolean;
+                            subtract_finite_discount_from_mrr: boolean;
+                            /** @description null: the account’s currency */
+                            currency: string | null;
+                        };
+                        sections: {
+                            id: string;
+                            definition_id: string;
+                            title: string;
+                            summary: string;
+                            /** @description line_chart, bar_chart, stacked_bar_chart or cohort */
+                            data_type: string;
+                            use_hierarchy: boolean;
+                            /** @description week, month, quarter or year */
+                            resolution: string;
+                            position: number;
+                            data_categories: string[];
+                            decimal: boolean;
+                            reference_value: number | null;
+                            segment_ids: string[];
+                            /** @description subscriptions, costs or deals */
+                            underlying_data: string;
+                            recalculation_status: "recalculated" | "recalculating" | "failed";
+                            error: string | null;
+                            computed_at: string | null;
+                            /** @description The unit of every value of the section; null before its first computation */
+                            unit: string | null;
+                            /** @description ISO 4217: the currency of money values (the report’s) */
+                            currency: string | null;
+                            periods: {
+                                /** @description Week '2025-W01' (ISO 8601, Monday to Sunday), month '2025-01', quarter '2025-Q1', year '2025' */
+                                label: string;
+                                /** @description YYYY-MM-DD */
+                                first_day: string;
+                                /** @description YYYY-MM-DD */
+                                last_day: string;
+                                /** @description YYYY-MM-DD: the day stocks (MRR, customers) are measured: the last day, or today for the current period */
+                                measure_day: string;
+                                /** @description The period holds today */
+                                current: boolean;
+                                /** @description The period is over (its last day is before today) */
+                                complete: boolean;
+                            }[];
+                            /** @description The total first (is_total), then one per segmenter of the section */
+                            segments: {
+                                id: string;
+                                name: string;
+                                is_total: boolean;
+                                grouped_segment_names: string[];
+                                series: {
+                                    /** @description As the legend shows it: the definition’s name, a component’s name, or “segment value · component” */
+                                    name: string;
+                                    /** @description The segment value of this series (not on the total segment); “Other” last, so the values add up to the total */
+                                    segment_value?: string;
+                                    /** @description The part of a multi-series definition: in mrr_movements new_business, expansion, reactivation, contraction, churn, fx_adjustment (only when the account matches movements by currency; not in the counts category) and net; in a cohort table the cohort’s period label (one series per cohort, one point per column); in deals the stage */
+                                    component?: string;
+                                    /** @description One per period of the range, oldest first (a cohort row: its initial cell, then columns 0, 1, …) */
+                                    data_points: {
+                                        /** @description YYYY-MM-DD: the first day of the period (a cohort cell: of the period cohort + `column`; the initial cell: of the cohort period) */
+                                        time: string;
+                                        /** @description In the section’s `unit`: money as whole minor units of the section’s `currency` (cents: 123456 USD is $1,234.56), rates and shares as fractions (0.05 = 5 %), counts, ratios. In mrr_movements contraction and churn are negative and the other components positive, so they add up to `net`; churned customers and churned MRR elsewhere are positive. A cohort cell is a fraction of its cohort’s initial value (1 = 100 %); the initial cell is the initial value itself. null where the number is undefined (a rate over 0, growth after 0, a moving average without three points). */
+                                        value: number | null;
+                                        /** @description Customers (or costs, deals) behind the value, where the definition counts them; positive for every movement */
+                                        count?: number;
+                                        /** @description Item quantities behind the value (the units data category, revenue sections) */
+                                        quantity?: number;
+                                        /** @description Cohort cells: the cohort’s MRR at that column, in minor units (the initial cell: its new MRR) */
+                                        amount?: number;
+                                        /** @description Cohort cells: 'initial' (the cohort’s new MRR, or its size for customer cohorts), then k = 0, 1, 2 … for k periods after the cohort period (0: at its end) */
+                                        column?: "initial" | number;
+                                    }[];
+                                }[];
+                            }[];
+                            /** @description null for cohort tables and before the first computation */
+                            key_number: {
+                                /** @description The total’s value at the last complete period of the range, in `unit` */
+                                value: number | null;
+                                /** @description currency, percent or other */
+                                kind: string;
+                                /** @description YYYY-MM-DD: first day of that period; null when no period of the range is complete */
+                                time: string | null;
+                            } | null;
+                        }[];
+                        /** @description The link’s pinned segment value; null: the whole report */
+                        shared_filter?: {
+                            segmenter_id: string;
+                            segmenter_name: string | null;
+                            segment_value: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Not modified: the answer is the one of the `ETag` sent in `If-None-Match` */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getReportGroupBySecret: {
+        parameters: {
+            query: {
+                secret: string;
+                /** @description ISO 4217, any case */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        latest_report: {
+                            secret: string;
+                            title: string;
+                        };
+                        currency: string | null;
+                    };
+                };
+            };
+            /** @description Not modified: the answer is the one of the `ETag` sent in `If-None-Match` */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getAccountSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 4217 */
+                        currency: string;
+                        /** @description true: anyone with a report’s secret reads it (read only); false: only the account’s users */
+                        anonymous_access_allowed: boolean;
+                        /** @description 0 to 315360000 (ten years) */
+                        churn_window_seconds: number;
+                        /** @description Which exchange rate converts a payment: of the day its subscription started, of the first of each month, or the account’s own rates below */
+                        take_exchange_rates_from: "subscription_started_at" | "beginning_of_month" | "account";
+                        match_movements_by_currency: boolean;
+                        corrections_handling: "change_original" | "when_occurred";
+                        /** @description The account’s own rates (used when take_exchange_rates_from is account), oldest first */
+                        account_exchange_rates: {
+                            /** @description YYYY-MM-DD: the rates hold from this day on */
+                            since: string;
+                            rates: {
+                                /** @description ISO 4217 */
+                                iso: string;
+                                /** @description One unit of the account currency buys `rate` units of `iso` (greater than 0) */
+                                rate: number;
+                            }[];
+                        }[];
+                        /** @description The distinct currencies of the account’s payments, sorted */
+                        used_currencies: string[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateAccountSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description ISO 4217 */
+                    currency?: string;
+                    /** @description true: anyone with a report’s secret reads it (read only); false: only the account’s users */
+                    anonymous_access_allowed?: boolean;
+                    /** @description 0 to 315360000 (ten years) */
+                    churn_window_seconds?: number;
+                    /** @description Which exchange rate converts a payment: of the day its subscription started, of the first of each month, or the account’s own rates below */
+                    take_exchange_rates_from?: "subscription_started_at" | "beginning_of_month" | "account";
+                    match_movements_by_currency?: boolean;
+                    corrections_handling?: "change_original" | "when_occurred";
+                    /** @description The account’s own rates (used when take_exchange_rates_from is account), oldest first */
+                    account_exchange_rates?: {
+                        /** @description YYYY-MM-DD: the rates hold from this day on */
+                        since: string;
+                        rates: {
+                            /** @description ISO 4217 */
+                            iso: string;
+                            /** @description One unit of the account currency buys `rate` units of `iso` (greater than 0) */
+                            rate: number;
+                        }[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 4217 */
+                        currency: string;
+                        /** @description true: anyone with a report’s secret reads it (read only); false: only the account’s users */
+                        anonymous_access_allowed: boolean;
+                        /** @description 0 to 315360000 (ten years) */
+                        churn_window_seconds: number;
+                        /** @description Which exchange rate converts a payment: of the day its subscription started, of the first of each month, or the account’s own rates below */
+                        take_exchange_rates_from: "subscription_started_at" | "beginning_of_month" | "account";
+                        match_movements_by_currency: boolean;
+                        corrections_handling: "change_original" | "when_occurred";
+                        /** @description The account’s own rates (used when take_exchange_rates_from is account), oldest first */
+                        account_exchange_rates: {
+                            /** @description YYYY-MM-DD: the rates hold from this day on */
+                            since: string;
+                            rates: {
+                                /** @description ISO 4217 */
+                                iso: string;
+                                /** @description One unit of the account currency buys `rate` units of `iso` (greater than 0) */
+                                rate: number;
+                            }[];
+                        }[];
+                        /** @description The distinct currencies of the account’s payments, sorted */
+                        used_currencies: string[];
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

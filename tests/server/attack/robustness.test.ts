@@ -174,8 +174,15 @@ const URL_DATES = ['2026-02-30', '2026-13-01', '9999-99-99', '0000-00-00', '0001
 /** A valid upload: a small payments file (the payments import previews it, the attribute import drafts it). */
 const UPLOAD = multipart([{ name: 'file', filename: 'probe.csv', type: 'text/csv', content: 'customer_id,started_at,ended_at,monthly_amount\nc1,2025-01-01,2025-02-01,10\n' }], 'probeboundary');
 
+/** Public reads by a link (docs/sharing.md): their valid request carries the account's link, so the cases reach the handler's work. */
+const LINK_SECRETS: Record<string, (account: SeededAccount) => string> = {
+  'GET /business_reports/by_shared_secret': (account) => account.shareSecret,
+  'GET /business_report_groups/by_secret': (account) => account.groupSecret,
+};
+
 function baseOf(op: Operation, withOptional = true): Base {
-  const values = fieldValues(owner, true);
+  const link = LINK_SECRETS[op.key];
+  const values = { ...fieldValues(owner, true), ...(link ? { secret: link(owner) } : {}) };
   const pathValues = Object.fromEntries(pathParams(op).map((param) => [param.name, PATH_PARAMS[param.name]?.(owner, op) ?? 'probe']));
   const query = queryParams(op)
     .filter((param) => withOptional || param.required)

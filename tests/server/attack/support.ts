@@ -410,7 +410,12 @@ export interface SeededAccount {
   downloadKey: string;
   invitationId: string;
   inviteeEmail: string;
+  /** A share link of the report pinned to the segment value Gold (made with POST /business_reports/{id}/share_secret). */
   shareSecret: string;
+  shareSecretId: string;
+  /** A group link of the report's group (POST /business_reports/{id}/group_secret). */
+  groupSecret: string;
+  groupSecretId: string;
   apiToken: string;
 }
 
@@ -418,10 +423,10 @@ const PAYMENTS_CSV_HEADER = 'customer_id,invoice_number,started_at,months,monthl
 
 /**
  * An account with real data made the way users make it (API calls; the attribute, which has no
- * API yet, and a share secret, which has no route yet, written to the database): payments of
+ * API yet, written to the database): payments of
  * three customers from a CSV import, an attribute with values from an attribute import, a
- * computed report (MRR split by the attribute, customers, cohorts) with a comment, a key number
- * and settings, a finished details export, a pending colleague invitation, and one import of
+ * computed report (MRR split by the attribute, customers, cohorts) with a comment, a key number,
+ * settings, a share link pinned to a segment value and a group link, a finished details export, a pending colleague invitation, and one import of
  * each kind waiting for its mapping.
  */
 export async function seedAccount(app: FastifyInstance, db: TestDatabase, label: string): Promise<SeededAccount> {
@@ -506,8 +511,8 @@ export async function seedAccount(app: FastifyInstance, db: TestDatabase, label:
   const inviteeEmail = `invitee.${prefix}@example.com`;
   await call('POST', '/users', { email: inviteeEmail, name: `${marker} Invitee` }, 201);
   const invitation = await db.kysely.selectFrom('invitations').select('id').where('account_id', '=', accountId).executeTakeFirstOrThrow();
-  const shareSecret = `${prefix}${randomBytes(12).toString('hex')}`;
-  await db.kysely.insertInto('report_share_secrets').values({ account_id: accountId, id: `${prefix}-share`, report_id: report.id, secret: shareSecret }).execute();
+  const share = (await call('POST', `/business_reports/${report.id}/share_secret`, { segmenter_id: segmenterId, segment_value: 'Gold' }, 201)) as { id: string; secret: string };
+  const group = (await call('POST', `/business_reports/${report.id}/group_secret`, undefined, 201)) as { id: string; secret: string };
   const me = (await call('GET', '/users/me')) as { user: { api_token: string } };
 
   return {
@@ -533,7 +538,10 @@ export async function seedAccount(app: FastifyInstance, db: TestDatabase, label:
     downloadKey,
     invitationId: invitation.id,
     inviteeEmail,
-    shareSecret,
+    shareSecret: share.secret,
+    shareSecretId: share.id,
+    groupSecret: group.secret,
+    groupSecretId: group.id,
     apiToken: me.user.api_token,
   };
 }
@@ -567,6 +575,8 @@ export const PATH_PARAMS: Record<string, (account: SeededAccount, op: Operation)
   customerId: (account) => account.customerIds[0],
   commentId: (account) => account.commentId,
   secret: (account) => account.reportSecret,
+  // A share or a group link of the report, by the path it is under.
+  secretId: (account, op) => (op.path.includes('/group_secrets/') ? account.groupSecretId : account.shareSecretId),
   // An invitation's token is a credential (whoever holds the link may accept it): another account knows its id only.
   token: (account) => account.invitationId,
 };
@@ -595,6 +605,8 @@ export function fieldValues(account: SeededAccount, signedIn: boolean): ValueTab
     segment_ids: [account.segmenterId],
     // GET /business_reports/by_secret_filtered: a segment item of the account, or one of its products.
     filter_segmenter_id: account.segmenterId,
+    // POST /business_reports/{id}/share_secret: a segment of the account to pin the link to.
+    segmenter_id: account.segmenterId,
     filter_product_key: 'pro',
     ids: account.customerIds,
     customer_id: account.customerIds[0],
@@ -630,6 +642,9 @@ export function idsOf(account: SeededAccount): Record<string, string> {
     inviteeEmail: account.inviteeEmail,
     ownerEmail: account.owner.email,
     shareSecret: account.shareSecret,
+    shareSecretId: account.shareSecretId,
+    groupSecret: account.groupSecret,
+    groupSecretId: account.groupSecretId,
   };
 }
 
