@@ -271,12 +271,16 @@ export const COHORT_INITIAL_LABEL = 'initial';
 
 /** The filter picker hot key (Shift+F). */
 export const FILTER_HOT_KEY = 'shift+F';
-/** Presentation mode keys (KeyboardEvent.key values). */
+/** Presentation mode keys (KeyboardEvent.key values); Home and End jump to the first and last slide. */
 export const PRESENTATION_KEYS = {
   next: ['ArrowRight', ' '],
   previous: ['ArrowLeft'],
   leave: ['Escape'],
+  first: ['Home'],
+  last: ['End'],
 } as const;
+/** The id of a presentation's first slide (the report's title, range, summary and key numbers); the other slides are the sections, by id. */
+export const PRESENTATION_TITLE_SLIDE_ID = 'title';
 
 // ---------------------------------------------------------------------------------------
 // Drawers (CSS widths)

@@ -4,6 +4,7 @@ import { csvImportModelEntry } from './csvImport/csvImportModel';
 import { liveConnectionModelEntry } from './liveConnection/liveConnectionModel';
 import { paymentsImportModelEntry } from './mappingWizard/paymentsImportModel';
 import { segmentsImportModelEntry } from './mappingWizard/segmentsImportModel';
+import { presentationModelEntry } from './presentation/presentationModel';
 import { recalculationModelEntry } from './recalculation/recalculationModel';
 import { reportFilterModelEntry } from './reportFilter/reportFilterModel';
 import { reportPageModelEntry } from './reportPage/reportPageModel';
@@ -24,4 +25,5 @@ export const machineModels: MachineModelEntry[] = [
   sectionExportModelEntry,
   reportFilterModelEntry,
   reportPageModelEntry,
+  presentationModelEntry,
 ];
