@@ -1,33 +1,19 @@
-import { IconShare } from '@tabler/icons-react';
-import { useParams } from 'wouter';
-import { ComingSoon } from '../components/ComingSoon';
+import { useParams, useSearch } from 'wouter';
+import { currencyOfSearch } from '../reports/page/currencyQuery';
 import { ReportPageLoader } from '../reports/page/ReportPageLoader';
 
-/** Who is looking: the account's users, a visitor with a share link, or a demo visitor. */
-export type ReportVariant = 'normal' | 'shared' | 'demo';
-
-const placeholder = {
-  shared: {
-    title: 'Shared report',
-    icon: IconShare,
-    description: 'A read-only view of a report shared by link, in the currency of your choice.',
-  },
-} as const;
-
-function ReportView({ variant }: { variant: 'shared' }) {
-  const { title, icon, description } = placeholder[variant];
-  return <ComingSoon title={title} icon={icon} description={description} />;
-}
-
-/** /reports/:secret */
+/** /reports/:secret (with `?currency=`, converted for the visit: a group link keeps it). */
 export function ReportPage() {
   const params = useParams<{ secret: string }>();
-  return <ReportPageLoader secret={params.secret} />;
+  const currency = currencyOfSearch(useSearch());
+  return <ReportPageLoader secret={params.secret} currency={currency} />;
 }
 
-/** /reports/shared/:secret */
+/** /reports/shared/:secret?currency=: a share link, read only, in the currency the link asks for. */
 export function SharedReportPage() {
-  return <ReportView variant="shared" />;
+  const params = useParams<{ secret: string }>();
+  const currency = currencyOfSearch(useSearch());
+  return <ReportPageLoader secret={params.secret} variant="shared" currency={currency} />;
 }
 
 /** /demo/:secret: the public demo, read only; the visitor's title and summary edits stay in the browser. */

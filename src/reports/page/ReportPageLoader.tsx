@@ -1,8 +1,12 @@
 import { Button, Skeleton, Stack, Text } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, type SetStateAction } from 'react';
-import { Link } from 'wouter';
+import { useCallback, useEffect, useMemo, useRef, type SetStateAction } from 'react';
+import { Link, useLocation } from 'wouter';
+import { SIGN_IN_PATH } from '../../../machines/auth/redirect';
+import { selectUser } from '../../../machines/auth/selectors';
+import { useCurrentPath } from '../../session/currentPath';
+import { useAuthActor, useAuthSelector } from '../../session/SessionContext';
 import { useApi } from '../../api/ApiContext';
 import { errorStatus } from '../../api/queries';
 import type { LiveChannels } from '../../cable/liveChannels';
@@ -10,21 +14,24 @@ import { useLiveChannels } from '../../cable/LiveChannelsContext';
 import { FailureAlert } from '../../components/FailureAlert';
 import { PageHeader } from '../../components/PageHeader';
 import { preloadApexChart } from '../charts/LazyApexChart';
-import { createReportServices, REPORT_FETCH_FAILURE, REPORT_NOT_FOUND, reportKey, type ReportServices, type ReportView } from './reportApi';
+import { createReportServices, REPORT_FETCH_FAILURE, REPORT_NOT_FOUND, reportKey, type ReportServices, type ReportVariant, type ReportView, type SharedReportView } from './reportApi';
 import { withDemoEdits } from './demoEdits';
 import { ReportBody } from './ReportView';
 
 interface ReportPageLoaderProps {
   secret: string;
-  /** 'demo': the public demo (`GET /demo`), read only, with the visitor's edits kept in the browser. */
-  variant?: 'normal' | 'demo';
+  /**
+   * 'demo': the public demo (`GET /demo`), read only, with the visitor's edits kept in the
+   * browser; 'shared': a share link (`GET /business_reports/by_shared_secret`), read only.
+   */
+  variant?: ReportVariant;
+  /** The currency the link asks for (`?currency=`): the numbers are converted for this visit, nothing is saved. */
+  currency?: string | null;
   /** The calls; by default the API client's and the app's live channels. */
   services?: ReportServices;
   channels?: LiveChannels;
   /** Today (tests pin it); by default the browser's clock. */
   now?: () => Date;
-  /** A shared report (read by its share link): no editing and never a filter. */
-  shared?: boolean;
 }
 
 /**
@@ -34,16 +41,20 @@ interface ReportPageLoaderProps {
  * (machines/reportPage) holds it, takes the page's edits and the live channel's updates and
  * writes it back to the cache (`setReport`); `reload` reads it again.
  */
-export function ReportPageLoader({ secret, variant = 'normal', services: given, channels, now = () => new Date(), shared = false }: ReportPageLoaderProps) {
+export function ReportPageLoader({ secret, variant = 'normal', currency = null, services: given, channels, now = () => new Date() }: ReportPageLoaderProps) {
   const client = useApi();
   const live = useLiveChannels(channels);
   const services = useMemo(() => given ?? createReportServices(client, live), [given, client, live]);
   const queryClient = useQueryClient();
-  const key = useMemo(() => reportKey(secret, variant), [secret, variant]);
+  const key = useMemo(() => reportKey(secret, variant, currency), [secret, variant, currency]);
 
-  const query = useQuery({
+  const query = useQuery<ReportView | SharedReportView>({
     queryKey: key,
-    queryFn: async ({ signal }) => (variant === 'demo' ? withDemoEdits(await services.fetchDemoReport(secret, signal)) : services.fetchReport(secret, signal)),
+    queryFn: async ({ signal }) => {
+      if (variant === 'demo') return withDemoEdits(await services.fetchDemoReport(secret, signal));
+      if (variant === 'shared') return services.fetchSharedReport(secret, currency, signal);
+      return services.fetchReport(secret, signal, currency);
+    },
     // The page's machines start from the report they are given: each visit reads it afresh
     // (skeleton first), and only the page reads it again while it is open.
     gcTime: 0,
@@ -80,12 +91,17 @@ export function ReportPageLoader({ secret, variant = 'normal', services: given, 
         reload={reload}
         today={{ year: today.getFullYear(), month: today.getMonth() + 1 }}
         demo={variant === 'demo'}
-        shared={shared}
+        shared={variant === 'shared'}
+        sharedFilter={variant === 'shared' ? ((query.data as SharedReportView).shared_filter ?? null) : null}
+        currencyOverride={variant === 'normal' ? currency : null}
       />
     );
   }
   if (query.isError && !query.isFetching) {
-    if (errorStatus(query.error) === 404) return <ReportNotFound />;
+    const status = errorStatus(query.error);
+    if (status === 404) return <ReportNotFound shared={variant === 'shared'} />;
+    // Signed out, on an account that requires signing in: sign in, then back here.
+    if (status === 401 && variant === 'normal') return <SignInToRead />;
     return (
       <Stack gap="lg">
         <PageHeader title="Report" />
@@ -104,15 +120,41 @@ export function ReportPageLoader({ secret, variant = 'normal', services: given, 
   );
 }
 
-/** No report by this secret (404): it was deleted, or the link is mistyped. */
-function ReportNotFound() {
+/** No report by this secret (404): it was deleted, the link was revoked, or it is mistyped. */
+function ReportNotFound({ shared }: { shared: boolean }) {
+  const signedIn = useAuthSelector((snapshot) => selectUser(snapshot) !== null);
   return (
     <Stack gap="lg" align="flex-start">
       <PageHeader title={REPORT_NOT_FOUND} />
-      <Text c="dimmed">This report does not exist or was deleted. Check the link, or head back to your reports.</Text>
-      <Button component={Link} href="/" variant="default" leftSection={<IconArrowLeft size={16} />}>
-        Back to reports
-      </Button>
+      <Text c="dimmed">
+        {shared ? 'This link was revoked, or its report was deleted. Ask whoever shared it for a new link.' : 'This report does not exist or was deleted. Check the link, or head back to your reports.'}
+      </Text>
+      {signedIn && (
+        <Button component={Link} href="/" variant="default" leftSection={<IconArrowLeft size={16} />}>
+          Back to reports
+        </Button>
+      )}
     </Stack>
   );
+}
+
+/**
+ * A signed-out visitor on a report whose account requires signing in (anonymous access off):
+ * the sign-in page, which comes back to this report (path and query) once signed in.
+ */
+function SignInToRead() {
+  const actor = useAuthActor();
+  const anonymous = useAuthSelector((snapshot) => selectUser(snapshot) === null);
+  const path = useCurrentPath();
+  const [, navigate] = useLocation();
+  // Once: the path it remembers is the report's, not where it went.
+  const sent = useRef(false);
+  useEffect(() => {
+    // A signed-in user's 401 is the session's to handle (it signs out and remembers the path).
+    if (!anonymous || sent.current) return;
+    sent.current = true;
+    actor.send({ type: 'auth.signInRequested', path });
+    navigate(SIGN_IN_PATH, { replace: true });
+  }, [actor, anonymous, path, navigate]);
+  return <Skeleton height={36} width="40%" aria-label="Going to sign in" />;
 }

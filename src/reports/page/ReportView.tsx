@@ -4,6 +4,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { IconAdjustmentsHorizontal, IconFilter, IconPlus, IconPresentation, IconRefresh, IconShare } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type SetStateAction } from 'react';
+import { Link, useLocation } from 'wouter';
 import type { InspectionEvent } from 'xstate';
 import { recalculationActors } from '../../../machines/recalculation/recalculationActors';
 import { recalculationMachine, type RecalculationActorRef } from '../../../machines/recalculation/recalculationMachine';
@@ -38,10 +39,14 @@ import { SectionCard } from './SectionCard';
 import { ReportDetails } from '../details/ReportDetails';
 import { AddChartDialog } from './sections/AddChartDialog';
 import { useSectionEditing } from './sections/useSectionEditing';
-import { currenciesKey, dataExistenceKey, type ReportSection, type ReportServices, type ReportSettings, type ReportUpdate, type ReportView as Report } from './reportApi';
+import { currenciesKey, dataExistenceKey, type ReportSection, type ReportServices, type ReportSettings, type ReportUpdate, type ReportView as Report, type SharedFilter } from './reportApi';
 import { SettingsPopover, SETTING_UPDATE_FAILURE } from './SettingsPopover';
 import { ReportTags } from './ReportTags';
 import { apiKey } from '../../api/queries';
+import { useSession } from '../../session/SessionContext';
+import { PresentationView } from '../presentation/PresentationView';
+import { ShareDialog } from '../sharing/ShareDialog';
+import { currencySearch } from './currencyQuery';
 
 export const CURRENCY_UPDATE_FAILURE = 'We could not update your report currency, please try again';
 export const REPORT_UPDATE_FAILURE = 'Something went wrong and we could not update report';
@@ -58,8 +63,12 @@ interface ReportViewProps {
   today: { year: number; month: number };
   /** The public demo: read only, but title and summary can be edited in this browser. */
   demo?: boolean;
-  /** A shared report (its share link): no editing, never a filter. */
+  /** A shared report (its share link): no editing, never a filter, no details, no comments. */
   shared?: boolean;
+  /** The segment value a pinned share link shows (its sections come filtered by it). */
+  sharedFilter?: SharedFilter | null;
+  /** The currency the page's link asks for: numbers converted for this visit, read only, nothing saved. */
+  currencyOverride?: string | null;
 }
 
 /** Where the action bar has room for the refreshed time beside the badge (else it is the badge's tooltip). */
@@ -88,7 +97,7 @@ function useChildInspection(childId: string): (event: InspectionEvent) => void {
  * blocked or being saved; this view shows their snapshots and sends them the user's events.
  * Editing controls show for editors only (`can_edit`, never on a shared report).
  */
-export function ReportBody({ report: loaded, setReport, services, reload: readAgain, today, demo = false, shared = false }: ReportViewProps) {
+export function ReportBody({ report: loaded, setReport, services, reload: readAgain, today, demo = false, shared = false, sharedFilter = null, currencyOverride = null }: ReportViewProps) {
   const queryClient = useQueryClient();
   const reloadRef = useRef<() => Promise<void>>(async () => {});
 
@@ -137,11 +146,15 @@ export function ReportBody({ report: loaded, setReport, services, reload: readAg
     setReport(report);
   }, [report, setReport]);
 
-  const canEdit = report.can_edit && !shared;
+  // A page in another currency than the report's (its link asked for one) is read only: nothing it shows is saved.
+  const canEdit = report.can_edit && !shared && !currencyOverride;
+  const { user } = useSession();
   // Only editors can import (and only the account's users may ask); asked again with each reload.
   const { data: hasFinanceData = true } = useQuery({ queryKey: dataExistenceKey, queryFn: ({ signal }) => services.hasFinanceData(signal), enabled: canEdit });
   const noFinanceData = canEdit && !hasFinanceData;
-  const { data: currencies = [] } = useQuery({ queryKey: currenciesKey, queryFn: ({ signal }) => services.currencies(signal), enabled: canEdit });
+  // The currency list is for signed-in users only (spec); a read-only page switches its link's currency with it.
+  const { data: currencies = [] } = useQuery({ queryKey: currenciesKey, queryFn: ({ signal }) => services.currencies(signal), enabled: canEdit || (user !== null && !demo) });
+  const [sharing, setSharing] = useState(false);
 
   const recalculating = useSelector(recalculation, isRecalculating);
   const disabled = useSelector(recalculation, controlsDisabled);
@@ -162,7 +175,9 @@ export function ReportBody({ report: loaded, setReport, services, reload: readAg
   const sections = filtered ?? report.sections;
 
   // Shift+F asks for the picker (not while typing: useHotkeys leaves inputs, textareas and selects alone).
-  useHotkeys([[FILTER_HOT_KEY, () => actor.send({ type: 'filter.request' })]]);
+  // Not while presenting: the slideshow has the keyboard.
+  const [presenting, setPresenting] = useState(false);
+  useHotkeys([[FILTER_HOT_KEY, () => !presenting && actor.send({ type: 'filter.request' })]]);
 
   // A reload tells the machine the report as it is now (an import may have brought finance
   // data: that is asked again too).
@@ -223,6 +238,8 @@ export function ReportBody({ report: loaded, setReport, services, reload: readAg
 
   const currentMonth = showsCurrentMonth(report.period, today);
   const roomForRefreshedTime = useMediaQuery(REFRESHED_TIME_MEDIA_QUERY) ?? false;
+  // Editors' bar is full below 1600 px: its secondary actions are icons there (named, with a tooltip).
+  const roomForLabels = roomForRefreshedTime || !canEdit;
   const viewFilter = report.filter ?? null;
 
   return (
@@ -279,15 +296,18 @@ export function ReportBody({ report: loaded, setReport, services, reload: readAg
                   </Button>
                 </>
               )}
-              <ComingSoonAction label="Present" tooltip="Presentation mode: coming soon" icon={<IconPresentation size={18} />} />
+              <BarAction label="Present" tooltip="Present the report as slides" icon={<IconPresentation size={16} />} wide={roomForLabels} onClick={() => setPresenting(true)} />
               {canEdit && !demo && (
                 <>
-                  <Tooltip label={viewFilter ? 'Edit the filter everyone sees this report with' : 'Define the filter everyone sees this report with'}>
-                    <Button variant="default" leftSection={<IconAdjustmentsHorizontal size={16} />} onClick={() => setDefiningView(true)} disabled={disabled}>
-                      {viewFilter ? 'Edit view' : 'Create view'}
-                    </Button>
-                  </Tooltip>
-                  <ComingSoonAction label="Share" tooltip="Share links: coming soon" icon={<IconShare size={18} />} />
+                  <BarAction
+                    label={viewFilter ? 'Edit view' : 'Create view'}
+                    tooltip={viewFilter ? 'Edit the filter everyone sees this report with' : 'Define the filter everyone sees this report with'}
+                    icon={<IconAdjustmentsHorizontal size={16} />}
+                    wide={roomForLabels}
+                    onClick={() => setDefiningView(true)}
+                    disabled={disabled}
+                  />
+                  <BarAction label="Share" tooltip="Share links and group links of this report" icon={<IconShare size={16} />} wide={roomForLabels} onClick={() => setSharing(true)} />
                   <ReportImportAction />
                 </>
               )}
@@ -304,6 +324,9 @@ export function ReportBody({ report: loaded, setReport, services, reload: readAg
               <Text size="sm" c="dimmed" truncate="end" miw={0} title={refreshedLabel(report.refreshed_at)}>
                 {refreshedLabel(report.refreshed_at)}
               </Text>
+              )}
+              {!canEdit && !demo && (shared || currencyOverride) && (
+                <ViewingCurrency currency={report.currency} currencies={currencies} />
               )}
               {canEdit && (
                 <Select
@@ -357,6 +380,18 @@ export function ReportBody({ report: loaded, setReport, services, reload: readAg
 
         {showsFilter && <ActiveFilter item={filterItem} view={viewFilter} applying={applying} onClear={() => actor.send({ type: 'filter.clear' })} />}
 
+        {shared && <SharedNotice filter={sharedFilter} />}
+        {currencyOverride && !shared && (
+          <Alert variant="light" color="gray" title={`Shown in ${currencyOverride}`}>
+            <Group gap="xs">
+              <Text size="sm">This link shows the report converted to {currencyOverride} for this visit: nothing is saved, and the page is read only.</Text>
+              <Anchor component={Link} href={`/reports/${report.secret}`} size="sm">
+                Show it in the report’s own currency
+              </Anchor>
+            </Group>
+          </Alert>
+        )}
+
         {demo && (
           <Alert variant="light" color="brand" icon={<IconPresentation size={18} />} title="A demo report">
             Built from a made-up subscription business. Explore it freely: the changes you make to its title and summary stay in this browser.
@@ -391,7 +426,8 @@ export function ReportBody({ report: loaded, setReport, services, reload: readAg
                 ))}
               </Group>
             </Box>
-            <ReportDetails report={filtered ? { ...report, sections } : report} demo={demo} filter={filtered ? filterItem : null}>
+            {/* Shared and converted views get no details (spec: details are for the account's users on the normal report). */}
+            <ReportDetails report={filtered ? { ...report, sections } : report} demo={demo || shared || currencyOverride !== null} filter={filtered ? filterItem : null}>
               <Stack gap="lg">
                 {sections.map((section, index) => (
                   <SectionCard
@@ -435,20 +471,66 @@ export function ReportBody({ report: loaded, setReport, services, reload: readAg
           />
         )}
 
-        <ReportComments reportId={report.id} accountId={report.account_id} demo={demo} />
+        {!shared && <ReportComments reportId={report.id} accountId={report.account_id} demo={demo} />}
+        {canEdit && !demo && <ShareDialog opened={sharing} onClose={() => setSharing(false)} reportId={report.id} secret={report.secret} />}
+        <PresentationView report={report} sections={sections} displayQuarters={report.settings.display_quarters} opened={presenting} onClose={() => setPresenting(false)} />
       </Stack>
     </KeyNumbersProvider>
   );
 }
 
-/** A feature of the action bar still to come: an icon, named for screen readers, its tooltip says so. */
-function ComingSoonAction({ label, tooltip, icon }: { label: string; tooltip: string; icon: React.ReactNode }) {
+/** An action of the bar: a labelled button where there is room, else an icon named for screen readers, with a tooltip. */
+function BarAction({ label, tooltip, icon, wide, onClick, disabled = false }: { label: string; tooltip: string; icon: React.ReactNode; wide: boolean; onClick(): void; disabled?: boolean }) {
   return (
-    <Tooltip label={tooltip}>
-      <ActionIcon variant="default" size={36} aria-label={label} disabled>
-        {icon}
-      </ActionIcon>
+    <Tooltip label={wide ? tooltip : `${label}: ${tooltip.charAt(0).toLowerCase()}${tooltip.slice(1)}`}>
+      {wide ? (
+        <Button variant="default" leftSection={icon} onClick={onClick} disabled={disabled}>
+          {label}
+        </Button>
+      ) : (
+        <ActionIcon variant="default" size={36} aria-label={label} onClick={onClick} disabled={disabled}>
+          {icon}
+        </ActionIcon>
+      )}
     </Tooltip>
+  );
+}
+
+/** What a share link's visitor is told: read only, and which segment it shows when pinned. */
+function SharedNotice({ filter }: { filter: SharedFilter | null }) {
+  return (
+    <Alert variant="light" color="brand" icon={<IconShare size={18} />} title="A shared report">
+      {filter
+        ? `Read only. It shows ${filter.segmenter_name ? `${filter.segmenter_name}: ` : ''}${filter.segment_value} only.`
+        : 'Read only: a copy of the report as its owners see it, kept up to date.'}
+    </Alert>
+  );
+}
+
+/**
+ * The currency a read-only page shows (a share link, or a link with `?currency=`): signed-in
+ * visitors switch it, which changes the link's query and saves nothing; others see it.
+ */
+function ViewingCurrency({ currency, currencies }: { currency: string; currencies: string[] }) {
+  const [location, navigate] = useLocation();
+  if (currencies.length === 0) {
+    return (
+      <Badge variant="default" size="lg" style={{ flexShrink: 0 }}>
+        {currency}
+      </Badge>
+    );
+  }
+  return (
+    <Select
+      aria-label="Currency shown"
+      w={100}
+      style={{ flexShrink: 0 }}
+      data={currencies}
+      value={currency}
+      searchable
+      allowDeselect={false}
+      onChange={(next) => next && next !== currency && navigate(`${location}${currencySearch(next)}`)}
+    />
   );
 }
 

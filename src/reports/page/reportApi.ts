@@ -14,10 +14,25 @@ function fetchReportCall(client: ApiClient, secret: string, currency?: string, s
   return client.GET('/business_reports/by_secret', { params: { query: { secret, ...(currency ? { currency } : {}) } }, signal });
 }
 
-/** The cache key of a report page's report: by its secret, or the demo's by its token. */
-export function reportKey(secret: string, variant: 'normal' | 'demo' = 'normal') {
-  return variant === 'demo' ? apiKey('/demo', { token: secret }) : apiKey('/business_reports/by_secret', { secret });
+/** Who is looking: the account's users (or anyone, when the account allows it), a visitor with a share link, or a demo visitor. */
+export type ReportVariant = 'normal' | 'shared' | 'demo';
+
+/** The cache key of a report page's report: by its secret (in `currency`, when the link asks for one), a share link's by its secret, or the demo's by its token. */
+export function reportKey(secret: string, variant: ReportVariant = 'normal', currency: string | null = null) {
+  if (variant === 'demo') return apiKey('/demo', { token: secret });
+  const path = variant === 'shared' ? '/business_reports/by_shared_secret' : '/business_reports/by_secret';
+  return currency ? apiKey(path, { secret, currency }) : apiKey(path, { secret });
 }
+
+/** The segment value a share link shows, and nothing else (null: the whole report). */
+export interface SharedFilter {
+  segmenter_id: string;
+  segmenter_name: string | null;
+  segment_value: string;
+}
+
+/** A report read by its share link: `secret` is the link's, and a pinned link's sections are filtered. */
+export type SharedReportView = ReportView & { shared_filter?: SharedFilter | null };
 
 /** The report's own answers that its page reads beside it (read again with the report). */
 export const dataExistenceKey = apiKey('/data_existence');
@@ -61,12 +76,19 @@ export class ReportCallError extends Error {
 /** The report page's calls (a test passes its own client over a fake transport, or the real server). */
 export function createReportServices(client: ApiClient, channels: LiveChannels) {
   return {
-    async fetchReport(secret: string, signal?: AbortSignal): Promise<ReportView> {
+    /** The report by its secret; in `currency` (converted for this answer, nothing saved) when given. */
+    async fetchReport(secret: string, signal?: AbortSignal, currency?: string | null): Promise<ReportView> {
       // The answer the app asked for as it started on this report's page, if it did, else now.
-      const early = takePrefetchedReport(secret)?.catch(() => fetchReportCall(client, secret, undefined, signal));
-      const { data, response } = await (early ?? fetchReportCall(client, secret, undefined, signal));
+      const early = currency ? null : takePrefetchedReport(secret)?.catch(() => fetchReportCall(client, secret, undefined, signal));
+      const { data, response } = await (early ?? fetchReportCall(client, secret, currency ?? undefined, signal));
       if (!data) throw new ReportCallError(REPORT_FETCH_FAILURE, response.status);
       return data;
+    },
+    /** A report by its share link (public, read only), in `currency` when given. */
+    async fetchSharedReport(secret: string, currency: string | null, signal?: AbortSignal): Promise<SharedReportView> {
+      const { data, response } = await client.GET('/business_reports/by_shared_secret', { params: { query: { secret, ...(currency ? { currency } : {}) } }, signal });
+      if (!data) throw new ReportCallError(REPORT_FETCH_FAILURE, response.status);
+      return data as SharedReportView;
     },
     /** A report of the demo account (`GET /demo`), for anyone. */
     async fetchDemoReport(token: string, signal?: AbortSignal): Promise<ReportView> {

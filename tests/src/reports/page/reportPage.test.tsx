@@ -6,6 +6,7 @@ import { ReportCallError, reportKey, type ReportServices, type ReportUpdate, typ
 import { ReportPageLoader } from '../../../../src/reports/page/ReportPageLoader';
 import { reportView } from './reportFixtures';
 import { fullAccessUser, renderWithProviders } from '../../renderApp';
+import { REDIRECT_AFTER_SIGN_IN_KEY } from '../../../../src/session/redirectAfterSignIn';
 
 vi.mock('react-apexcharts/core', () => ({ default: () => <div data-testid="apex-chart" /> }));
 vi.mock('apexcharts/line', () => ({}));
@@ -25,6 +26,7 @@ function fakeServices(initial: ReportView, overrides: Partial<Record<keyof Repor
   const services = {
     fetchReport: vi.fn(async () => current),
     fetchDemoReport: vi.fn(async () => current),
+    fetchSharedReport: vi.fn(async () => current),
     refresh: vi.fn(async () => {}),
     updateReport: vi.fn(async () => {}),
     updateSettings: vi.fn(async (_id: string, change: Partial<ReportView['settings']>) => ({ ...current.settings, ...change })),
@@ -91,6 +93,45 @@ describe('the report page', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Report not found' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to reports' })).toHaveAttribute('href', '/');
     expect(screen.queryByText('Uh :( we failed to fetch report')).not.toBeInTheDocument();
+  });
+
+  it('sends a signed-out visitor of an account that requires signing in (401) to sign in, remembering the report and its query', async () => {
+    localStorage.clear();
+    const fake = fakeServices(report(), { fetchReport: vi.fn(async () => Promise.reject(new ReportCallError('Uh :( we failed to fetch report', 401))) });
+    const { location } = renderWithProviders(<ReportPageLoader secret={'S'.repeat(32)} currency="EUR" services={fake.services} channels={noChannels} now={now} />, {
+      user: null,
+      path: `/reports/${'S'.repeat(32)}?currency=EUR`,
+    });
+    await waitFor(() => expect(location.history?.at(-1)).toBe('/sign_in'));
+    expect(localStorage.getItem(REDIRECT_AFTER_SIGN_IN_KEY)).toBe(`/reports/${'S'.repeat(32)}?currency=EUR`);
+    expect(fake.spies.fetchReport).toHaveBeenCalledWith('S'.repeat(32), expect.any(AbortSignal), 'EUR');
+  });
+
+  it('shows a pinned share link read only: its segment, no editing, no comments, and the currency as a badge for a signed-out visitor', async () => {
+    const shared = { ...report({ can_edit: false }), shared_filter: { segmenter_id: 'customer_segment:seg_plan', segmenter_name: 'Plan', segment_value: 'Pro' } };
+    const fake = fakeServices(shared);
+    renderWithProviders(<ReportPageLoader secret={'H'.repeat(32)} variant="shared" services={fake.services} channels={noChannels} now={now} />, { user: null });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Board, March' })).toBeInTheDocument();
+    expect(fake.spies.fetchSharedReport).toHaveBeenCalledWith('H'.repeat(32), null, expect.any(AbortSignal));
+    expect(fake.spies.fetchReport).not.toHaveBeenCalled();
+    expect(screen.getByRole('alert')).toHaveTextContent('Read only. It shows Plan: Pro only.');
+    for (const name of ['Recalculate', 'Report range', 'Report settings', 'Edit title', 'Add chart', 'Share', 'Filter']) {
+      expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
+    }
+    expect(screen.getByRole('button', { name: 'Present' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Comments' })).not.toBeInTheDocument();
+    expect(screen.getByText(report().currency, { selector: '.mantine-Badge-label' })).toBeInTheDocument();
+    expect(fake.spies.watch).not.toHaveBeenCalled();
+  });
+
+  it('shows a report in the currency its link asks for, read only, with the way back to its own currency', async () => {
+    const fake = fakeServices(report({ currency: 'EUR' }));
+    renderWithProviders(<ReportPageLoader secret={'S'.repeat(32)} currency="EUR" services={fake.services} channels={noChannels} now={now} />, { user: fullAccessUser });
+    expect(await screen.findByText('Shown in EUR')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Show it in the report’s own currency' })).toHaveAttribute('href', `/reports/${report().secret}`);
+    expect(screen.queryByRole('button', { name: 'Recalculate' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('combobox', { name: 'Report currency' })).not.toBeInTheDocument();
+    expect(await screen.findByRole('combobox', { name: 'Currency shown' })).toHaveValue('EUR');
   });
 
   it('keeps the failure message for a server that fails (5xx)', async () => {

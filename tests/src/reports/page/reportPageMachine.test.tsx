@@ -69,6 +69,7 @@ function fakeServices(initial: ReportView, overrides: Partial<Record<keyof Repor
   const services = {
     fetchReport: vi.fn(async () => initial),
     fetchDemoReport: vi.fn(async () => initial),
+    fetchSharedReport: vi.fn(async () => initial),
     refresh: vi.fn(() => new Promise<void>(() => {})),
     updateReport: vi.fn(async () => {}),
     updateSettings: vi.fn(async (_id: string, change: Partial<ReportView['settings']>) => ({ ...initial.settings, ...change })),
@@ -107,7 +108,7 @@ function fakeServices(initial: ReportView, overrides: Partial<Record<keyof Repor
 
 const noChannels: LiveChannels = { subscribe: () => () => {}, close: () => {} };
 
-function renderPage(services: ReportServices, options: { shared?: boolean; variant?: 'normal' | 'demo' } = {}, api: FakeApi = defaultFakeApi()) {
+function renderPage(services: ReportServices, options: { variant?: 'normal' | 'shared' | 'demo' } = {}, api: FakeApi = defaultFakeApi()) {
   // The section definitions (Add chart is enabled once they are read).
   api.on('GET /business_report/section_definitions', () => ({ status: 200, body: { items: [] } }));
   return renderWithProviders(<ReportPageLoader secret={SECRET} services={services} channels={noChannels} now={now} {...options} />, { user: fullAccessUser, api });
@@ -265,7 +266,7 @@ describe('the report page: the filter’s rules', () => {
   it('offers no filter on a shared report: no Filter button, Shift+F does nothing', async () => {
     const user = userEvent.setup();
     const fake = fakeServices(reportView());
-    renderPage(fake.services, { shared: true });
+    renderPage(fake.services, { variant: 'shared' });
     await screen.findByRole('region', { name: TITLES.original });
     expect(screen.queryByRole('button', { name: 'Filter' })).not.toBeInTheDocument();
     await pressShiftF(user);
