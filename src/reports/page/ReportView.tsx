@@ -19,7 +19,7 @@ import type { SettingsChange } from '../../../machines/reportPage/types';
 import { liveConnectionMachine } from '../../../machines/liveConnection/liveConnectionMachine';
 import { isLive, showsConnectionLost } from '../../../machines/liveConnection/selectors';
 import { FILTER_HOT_KEY } from '../../../models/constants';
-import { FILTER_BLOCKED } from '../../../models/reportFilter';
+import { FILTER_BLOCKED, filterItemLabel } from '../../../models/reportFilter';
 import { showsCurrentMonth } from '../../../models/reportRange';
 import { inspectorRegistry } from '../../inspector/registry';
 import { useInspection } from '../../inspector/useInspection';
@@ -473,7 +473,14 @@ export function ReportBody({ report: loaded, setReport, services, reload: readAg
 
         {!shared && <ReportComments reportId={report.id} accountId={report.account_id} demo={demo} />}
         {canEdit && !demo && <ShareDialog opened={sharing} onClose={() => setSharing(false)} reportId={report.id} secret={report.secret} />}
-        <PresentationView report={report} sections={sections} displayQuarters={report.settings.display_quarters} opened={presenting} onClose={() => setPresenting(false)} />
+        <PresentationView
+          report={report}
+          sections={sections}
+          displayQuarters={report.settings.display_quarters}
+          opened={presenting}
+          onClose={() => setPresenting(false)}
+          scope={sharedFilter ? `${sharedFilter.segmenter_name ? `${sharedFilter.segmenter_name}: ` : ''}${sharedFilter.segment_value} only` : filtered && filterItem ? filterItemLabel(filterItem) : null}
+        />
       </Stack>
     </KeyNumbersProvider>
   );

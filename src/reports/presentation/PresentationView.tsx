@@ -25,6 +25,8 @@ export interface PresentationViewProps {
   opened: boolean;
   /** The slideshow ended (next on the last slide, Esc, the close button, leaving full screen). */
   onClose(): void;
+  /** What the numbers are limited to, named on the title slide ('Plan is Pro', a pinned share link's segment); null: the whole report. */
+  scope?: string | null;
 }
 
 /** The toast shown on entry: the keys, for the spec's 3.5 s. */
@@ -51,7 +53,7 @@ const keepFocus = (event: MouseEvent) => event.preventDefault();
  * once drawn), so moving on never shows an empty chart. Rendered inside the page's
  * KeyNumbersProvider.
  */
-export function PresentationView({ report, sections, displayQuarters, opened, onClose }: PresentationViewProps) {
+export function PresentationView({ report, sections, displayQuarters, opened, onClose, scope = null }: PresentationViewProps) {
   const logic = useMemo(
     () =>
       presentationMachine.provide({
@@ -187,7 +189,7 @@ export function PresentationView({ report, sections, displayQuarters, opened, on
             if (id === PRESENTATION_TITLE_SLIDE_ID)
               return (
                 <SlideFrame key={id} id={id} index={position} total={total} shown={shown}>
-                  <TitleSlide report={report} sections={sections} />
+                  <TitleSlide report={report} sections={sections} scope={scope} />
                 </SlideFrame>
               );
             const section = sectionsById.get(id);

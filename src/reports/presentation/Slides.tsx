@@ -1,4 +1,4 @@
-import { Center, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Badge, Center, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { memo } from 'react';
 import type { ReactNode } from 'react';
 import { CHART_ASPECT_RATIO, SLIDE_CHART_HEIGHT_PX } from '../../../models/constants';
@@ -80,7 +80,7 @@ function SlideKeyNumbers({ sections, currency }: { sections: readonly ReportSect
 }
 
 /** The first slide: the report's title, range, summary and key numbers. */
-export function TitleSlide({ report, sections }: { report: ReportView; sections: readonly ReportSection[] }) {
+export function TitleSlide({ report, sections, scope = null }: { report: ReportView; sections: readonly ReportSection[]; scope?: string | null }) {
   return (
     <Stack gap="xl" align="center" ta="center" w="100%" maw={SLIDE_CHART_WIDTH_PX}>
       <Stack gap="xs" align="center">
@@ -90,6 +90,11 @@ export function TitleSlide({ report, sections }: { report: ReportView; sections:
         <Text fz="xl" c="dimmed">
           {periodLabel(report.period)}
         </Text>
+        {scope && (
+          <Badge size="lg" variant="light">
+            {scope}
+          </Badge>
+        )}
       </Stack>
       {report.summary && (
         <Text fz="lg" maw={760} style={{ whiteSpace: 'pre-wrap' }}>

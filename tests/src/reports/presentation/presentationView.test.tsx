@@ -46,7 +46,7 @@ const report = reportView({
 const mrrKeyNumber: KeyNumber = { section_id: 'sec_mrr', definition_id: 'mrr', title: 'MRR', value: 212_345, kind: 'currency', unit: 'minor_units', currency: 'USD', time: '2025-03-01' };
 
 /** The page's part: a Present button, the sections it shows (a test changes them), the view inside the key numbers provider. */
-function Page({ onClose, expose }: { onClose(): void; expose(setSections: (sections: ReportSection[]) => void): void }) {
+function Page({ onClose, expose, scope = null }: { onClose(): void; expose(setSections: (sections: ReportSection[]) => void): void; scope?: string | null }) {
   const [opened, setOpened] = useState(false);
   const [sections, setSections] = useState<ReportSection[]>(modelSections);
   useEffect(() => {
@@ -61,6 +61,7 @@ function Page({ onClose, expose }: { onClose(): void; expose(setSections: (secti
         report={{ ...report, sections }}
         sections={sections}
         displayQuarters={false}
+        scope={scope}
         opened={opened}
         onClose={() => {
           onClose();
@@ -71,12 +72,12 @@ function Page({ onClose, expose }: { onClose(): void; expose(setSections: (secti
   );
 }
 
-function renderPresentation() {
+function renderPresentation(scope: string | null = null) {
   const api = defaultFakeApi();
   api.on('GET /business_reports/by_secret/key_numbers', () => ({ status: 200, body: { items: [mrrKeyNumber] } }));
   const onClose = vi.fn();
   let setSections: ((sections: ReportSection[]) => void) | null = null;
-  const view = renderWithProviders(<Page onClose={onClose} expose={(set) => {
+  const view = renderWithProviders(<Page onClose={onClose} scope={scope} expose={(set) => {
         setSections = set;
       }} />, { user: fullAccessUser, api });
   return {
@@ -173,6 +174,17 @@ describe('presentation mode', () => {
     for (const line of HOT_KEYS_HELP) expect(await screen.findByText(line)).toBeInTheDocument();
     // Once, though React's development double effects run the view's twice.
     expect(screen.getAllByText('→ or Space: next slide')).toHaveLength(1);
+  });
+
+  it('names on the title slide what the numbers are limited to (a filter, a pinned share link), and nothing for the whole report', async () => {
+    const user = userEvent.setup();
+    const { unmount } = renderPresentation('Plan is Pro');
+    await openPresentation(user);
+    expect(within(shownSlide()).getByText('Plan is Pro')).toBeInTheDocument();
+    unmount();
+    renderPresentation();
+    await openPresentation(user);
+    expect(within(shownSlide()).queryByText('Plan is Pro')).not.toBeInTheDocument();
   });
 
   it('goes on with the right arrow, Space and the Next button, back with the left arrow and the Previous button', async () => {
