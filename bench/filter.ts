@@ -1,4 +1,3 @@
-import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEMO_CUSTOMER_SEGMENTS, generateBusiness, type DemoBusiness } from '../server/demo/generate';
@@ -10,6 +9,7 @@ import { buildDemoSnapshot, ecbRateRows } from './support/demoSnapshot';
 import { DuckMetrics, type DuckLoadCounts, type DuckMrrResult } from './support/duckdbMetrics';
 import { BENCH_FILTERS, compareReportMrr, filterBenchLine, withFilter, type EngineContender, type FilterName, type PeerContender } from './support/filterBench';
 import { END_MONTH, SCALES, TODAY, duckRequest, engineRequest, reportRequests, type Scale } from './support/metricsBench';
+import { commandsFromParent, forkWithMailbox, sendToParent } from './support/childMailbox';
 import { compareMrr } from './support/parity';
 import { LoadRecorder, alternateRounds, describeSpread, spread, type Spread } from './support/rounds';
 
@@ -61,12 +61,7 @@ type DuckMessage =
 
 type DuckCommand = { kind: 'run'; filter: FilterName; withResult: boolean } | { kind: 'exit' };
 
-function send(message: DuckMessage): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (!process.send) throw new Error('the duckdb role needs an IPC channel');
-    process.send(message, undefined, {}, (error) => (error ? reject(error) : resolve()));
-  });
-}
+const send = (message: DuckMessage): Promise<void> => sendToParent(message);
 
 /** The same business and its customer attribute histories, loaded with appenders (not timed); one timed run of the filtered SQL each time the main process asks. */
 async function duckdbChild(): Promise<void> {
@@ -77,16 +72,10 @@ async function duckdbChild(): Promise<void> {
   const counts = await duck.load(business);
   const segmentValues = await duck.loadCustomerSegments(DEMO_CUSTOMER_SEGMENTS, business.segmentValues);
   const loadMs = performance.now() - loadStart;
-  const commands: DuckCommand[] = [];
-  let wake: (() => void) | null = null;
-  process.on('message', (command: DuckCommand) => {
-    commands.push(command);
-    wake?.();
-  });
+  const nextCommand = commandsFromParent<DuckCommand>();
   await send({ kind: 'duckdb-ready', counts, segmentValues, loadMs });
   for (;;) {
-    while (commands.length === 0) await new Promise<void>((resolve) => (wake = resolve));
-    const command = commands.shift() as DuckCommand;
+    const command = await nextCommand();
     if (command.kind === 'exit') break;
     const request = { ...duckRequest(months), filter: BENCH_FILTERS[command.filter].duck };
     const start = performance.now();
@@ -108,44 +97,20 @@ interface DuckChild {
 }
 
 async function startDuck(): Promise<DuckChild> {
-  const child = fork(HERE, ['--role', 'duckdb', '--scale', scale], { serialization: 'advanced' });
-  const inbox: DuckMessage[] = [];
-  let waiting: { resolve: (m: DuckMessage) => void; reject: (e: Error) => void } | null = null;
-  let exited: Error | null = null;
-  child.on('message', (m) => {
-    if (waiting) {
-      const w = waiting;
-      waiting = null;
-      w.resolve(m as DuckMessage);
-    } else inbox.push(m as DuckMessage);
-  });
-  child.on('exit', (code) => {
-    exited = new Error(`the duckdb child exited with ${code}`);
-    waiting?.reject(exited);
-  });
-  const next = <K extends DuckMessage['kind']>(kind: K): Promise<Extract<DuckMessage, { kind: K }>> =>
-    new Promise<DuckMessage>((resolve, reject) => {
-      const queued = inbox.shift();
-      if (queued) resolve(queued);
-      else if (exited) reject(exited);
-      else waiting = { resolve, reject };
-    }).then((m) => {
-      if (m.kind !== kind) throw new Error(`the duckdb child sent ${m.kind}, not ${kind}`);
-      return m as Extract<DuckMessage, { kind: K }>;
-    });
-  const ready = await next('duckdb-ready');
+  const child = forkWithMailbox<DuckMessage, DuckCommand>(HERE, ['--role', 'duckdb', '--scale', scale], 'duckdb');
+  const ready = await child.next('duckdb-ready');
   return {
     counts: ready.counts,
     segmentValues: ready.segmentValues,
     loadMs: ready.loadMs,
     run: async (filter, withResult) => {
-      child.send({ kind: 'run', filter, withResult } satisfies DuckCommand);
-      const { ms, result } = await next('duckdb-ran');
+      child.send({ kind: 'run', filter, withResult });
+      const { ms, result } = await child.next('duckdb-ran');
       return { ms, result };
     },
     close: async () => {
-      child.send({ kind: 'exit' } satisfies DuckCommand);
-      const { rssMb } = await next('duckdb-done');
+      child.send({ kind: 'exit' });
+      const { rssMb } = await child.next('duckdb-done');
       return rssMb;
     },
   };

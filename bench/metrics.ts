@@ -22,12 +22,13 @@ import {
   type Scale,
   type SeriesDigest,
 } from './support/metricsBench';
+import { commandsFromParent, forkWithMailbox, sendToParent } from './support/childMailbox';
 import { compareMrr } from './support/parity';
 import { LoadRecorder, alternateRounds, describeSpread, type Spread } from './support/rounds';
 import { DEFAULT_POSTGRES_ADMIN_URL, measureSnapshotRead, type Seeder, type SnapshotEngine } from './support/snapshotRead';
 
 /**
- * `npm run bench:metrics [-- --scale S|M] [--rounds 10] [--engines pglite,postgresql] [--postgres-url URL] [--seeder copy|seedDemoAccount]`
+ * `npm run bench:metrics [-- --scale S|M] [--rounds 10] [--engines pglite,postgresql] [--postgres-url URL] [--seeder copy|seedDemoAccount] [--pglite-template FILE]`
  *
  * The metrics engine against DuckDB on the same generated business (docs/metrics.md,
  * "Parity and benchmark"). This process generates the business, builds the engine's snapshot
@@ -36,6 +37,8 @@ import { DEFAULT_POSTGRES_ADMIN_URL, measureSnapshotRead, type Seeder, type Snap
  * time, so ours, the report and DuckDB alternate in rounds (bench/support/rounds.ts: a warm-up
  * round dropped, the order reversed every round, the median of the rounds' ratios with its
  * spread). The databases run in child processes afterwards, one at a time.
+ * `--pglite-template`: a dump of a migrated PGlite cluster to start PGlite's data directory from
+ * (the smoke test's; untimed setup either way).
  * Progress lines first; the last line is one JSON object.
  */
 
@@ -50,6 +53,7 @@ const { values: args } = parseArgs({
     seeder: { type: 'string', default: 'copy' },
     role: { type: 'string', default: 'main' },
     engine: { type: 'string' },
+    'pglite-template': { type: 'string' },
   },
 });
 
@@ -96,12 +100,7 @@ interface SnapshotMessage {
 
 type ChildMessage = DuckMessage | SnapshotMessage;
 
-function send(message: ChildMessage): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (!process.send) throw new Error('a child role needs an IPC channel');
-    process.send(message, undefined, {}, (error) => (error ? reject(error) : resolve()));
-  });
-}
+const send = (message: ChildMessage): Promise<void> => sendToParent(message);
 
 /**
  * DuckDB: the same business, loaded with appenders (not timed), then one timed run of the SQL
@@ -115,16 +114,10 @@ async function duckdbChild(): Promise<void> {
   const counts = await duck.load(generate());
   const loadMs = performance.now() - loadStart;
   const request = duckRequest(months);
-  const commands: DuckCommand[] = [];
-  let wake: (() => void) | null = null;
-  process.on('message', (command: DuckCommand) => {
-    commands.push(command);
-    wake?.();
-  });
+  const nextCommand = commandsFromParent<DuckCommand>();
   await send({ kind: 'duckdb-ready', counts, loadMs });
   for (;;) {
-    while (commands.length === 0) await new Promise<void>((resolve) => (wake = resolve));
-    const command = commands.shift() as DuckCommand;
+    const command = await nextCommand();
     if (command.kind === 'exit') break;
     const start = performance.now();
     const result = await duck.computeMrr(request);
@@ -138,44 +131,19 @@ async function duckdbChild(): Promise<void> {
 
 /** The DuckDB child, loaded and waiting: `run()` times one run in it, `close()` ends it and answers its peak RSS. */
 async function startDuck(): Promise<{ counts: DuckLoadCounts; loadMs: number; run: (withResult: boolean) => Promise<{ ms: number; result: DuckMrrResult | null }>; close: () => Promise<number> }> {
-  const child = fork(HERE, ['--role', 'duckdb', '--scale', scale], { serialization: 'advanced' });
-  const inbox: DuckMessage[] = [];
-  let waiting: { resolve: (m: DuckMessage) => void; reject: (e: Error) => void } | null = null;
-  let exited: Error | null = null;
-  child.on('message', (m) => {
-    if (waiting) {
-      const w = waiting;
-      waiting = null;
-      w.resolve(m as DuckMessage);
-    } else inbox.push(m as DuckMessage);
-  });
-  child.on('exit', (code) => {
-    exited = new Error(`the duckdb child exited with ${code}`);
-    waiting?.reject(exited);
-  });
-  const next = <K extends DuckMessage['kind']>(kind: K): Promise<Extract<DuckMessage, { kind: K }>> =>
-    new Promise<DuckMessage>((resolve, reject) => {
-      const queued = inbox.shift();
-      if (queued) resolve(queued);
-      else if (exited) reject(exited);
-      else waiting = { resolve, reject };
-    }).then((m) => {
-      if (m.kind !== kind) throw new Error(`the duckdb child sent ${m.kind}, not ${kind}`);
-      return m as Extract<DuckMessage, { kind: K }>;
-    });
-  const ask = (command: DuckCommand) => child.send(command);
-  const ready = await next('duckdb-ready');
+  const child = forkWithMailbox<DuckMessage, DuckCommand>(HERE, ['--role', 'duckdb', '--scale', scale], 'duckdb');
+  const ready = await child.next('duckdb-ready');
   return {
     counts: ready.counts,
     loadMs: ready.loadMs,
     run: async (withResult) => {
-      ask({ kind: 'run', withResult });
-      const { ms, result } = await next('duckdb-ran');
+      child.send({ kind: 'run', withResult });
+      const { ms, result } = await child.next('duckdb-ran');
       return { ms, result };
     },
     close: async () => {
-      ask({ kind: 'exit' });
-      const { rssMb } = await next('duckdb-done');
+      child.send({ kind: 'exit' });
+      const { rssMb } = await child.next('duckdb-done');
       return rssMb;
     },
   };
@@ -183,7 +151,8 @@ async function startDuck(): Promise<{ counts: DuckLoadCounts; loadMs: number; ru
 
 /** A fresh database of one engine: seed the account, read its snapshot (timed), and compute the same series from it. */
 async function snapshotChild(engine: SnapshotEngine): Promise<void> {
-  const read = await measureSnapshotRead({ engine, seeder, customers, months, now: NOW, adminUrl: args['postgres-url'], log });
+  const template = args['pglite-template'];
+  const read = await measureSnapshotRead({ engine, seeder, customers, months, now: NOW, adminUrl: args['postgres-url'], log, ...(template ? { pgliteTemplate: template } : {}) });
   const result = computeMrrSeries(read.snapshot, engineRequest(months));
   const fromTables = computeMrrSeries(read.fromTables, engineRequest(months));
   await send({
@@ -202,7 +171,8 @@ async function snapshotChild(engine: SnapshotEngine): Promise<void> {
 
 function runChild<T extends SnapshotMessage>(role: string, extra: string[] = []): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = fork(HERE, ['--role', role, '--scale', scale, '--postgres-url', args['postgres-url'], '--seeder', seeder, ...extra], { serialization: 'advanced' });
+    const template = args['pglite-template'] ? ['--pglite-template', args['pglite-template']] : [];
+    const child = fork(HERE, ['--role', role, '--scale', scale, '--postgres-url', args['postgres-url'], '--seeder', seeder, ...template, ...extra], { serialization: 'advanced' });
     let message: T | undefined;
     child.on('message', (m) => (message = m as T));
     child.on('error', reject);

@@ -1,5 +1,5 @@
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +42,12 @@ export interface SnapshotReadOptions {
   adminUrl?: string;
   /** `vacuum analyze` before reading (default true; PGlite has no autovacuum to do it). */
   analyze?: boolean;
+  /**
+   * PGlite only: a dump of a cluster (`PGlite.dumpDataDir`, uncompressed tar) to start the data
+   * directory from, instead of an empty one: the smoke test's migrated cluster, which spares it
+   * initdb (untimed setup either way).
+   */
+  pgliteTemplate?: string;
   log?: (line: string) => void;
 }
 
@@ -91,18 +97,23 @@ interface SeedRequest {
   customers: number;
   months: number;
   now: string;
+  pgliteTemplate?: string;
 }
 
 type SeedMessage = { kind: 'log'; line: string } | { kind: 'seeded'; accountId: string; payments: number; seedMs: number };
 
-const openTarget = (engine: SnapshotEngine, target: string) =>
-  openDatabase(engine === 'pglite' ? { kind: 'pglite', dataDir: target } : { kind: 'postgresql', url: target, poolSize: 2 });
+const openTarget = (engine: SnapshotEngine, target: string, pgliteTemplate?: string) =>
+  openDatabase(
+    engine === 'pglite'
+      ? { kind: 'pglite', dataDir: target, ...(pgliteTemplate ? { loadDataDir: new Blob([readFileSync(pgliteTemplate)]) } : {}) }
+      : { kind: 'postgresql', url: target, poolSize: 2 },
+  );
 
-/** The seeding, in the child process (`seedChild.ts`): migrate, load the ECB history, write the account. */
+/** The seeding, in the child process (`seedChild.ts`): migrate (a no-op on a migrated template), load the ECB history, write the account. */
 export async function seedTarget(request: SeedRequest, log: (line: string) => void): Promise<{ accountId: string; payments: number; seedMs: number }> {
   const { engine, target, seeder } = request;
   const now = new Date(request.now);
-  let db: Database | null = await openTarget(engine, target);
+  let db: Database | null = await openTarget(engine, target, request.pgliteTemplate);
   try {
     await migrateToLatest(db.kysely);
     await loadEcbHistoryIfEmpty(db);
@@ -164,7 +175,15 @@ export async function measureSnapshotRead(options: SnapshotReadOptions): Promise
   let db: Database | null = null;
   try {
     const { accountId, payments, seedMs } = await seedInChild(
-      { engine, target: temporary.target, seeder, customers: options.customers, months: options.months, now: options.now.toISOString() },
+      {
+        engine,
+        target: temporary.target,
+        seeder,
+        customers: options.customers,
+        months: options.months,
+        now: options.now.toISOString(),
+        ...(engine === 'pglite' && options.pgliteTemplate ? { pgliteTemplate: options.pgliteTemplate } : {}),
+      },
       log,
     );
     // Statistics as a database in use has them, then a fresh connection for the read.

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../../server/db/database';
@@ -31,28 +31,30 @@ function migrationsKey(): string {
 /**
  * A dump of a freshly migrated PGlite cluster, made once per change of the migrations and
  * kept in `.tmp/` (several test processes may make it at once: each writes its own file and
- * renames it into place). Every server test file starts one or more databases; starting from
- * the dump skips initdb and the migrations, seconds per database on this machine. The
- * migrations themselves are still run on each (a no-op) and tested from empty by their own test.
+ * renames it into place); the answer is the dump's file (an uncompressed tar, for PGlite's
+ * `loadDataDir`). Every server test file starts one or more databases; starting from the dump
+ * skips initdb and the migrations, seconds per database on this machine. The migrations
+ * themselves are still run on each (a no-op) and tested from empty by their own test.
  */
-async function migratedPGliteDump(): Promise<Blob> {
+export async function migratedPGliteDumpFile(): Promise<string> {
   const file = path.join(root, '.tmp/pglite-template', `${migrationsKey()}.tar`);
-  try {
-    return new Blob([readFileSync(file)]);
-  } catch {
-    const db = await openDatabase({ kind: 'pglite' });
-    await migrateToLatest(db.kysely);
-    const dump = await db.dumpDataDir?.();
-    await db.close();
-    if (!dump) throw new Error('PGlite could not dump its data directory');
-    mkdirSync(path.dirname(file), { recursive: true });
-    const partial = `${file}.${process.pid}.partial`;
-    writeFileSync(partial, new Uint8Array(await dump.arrayBuffer()));
-    renameSync(partial, file);
-    // Dumps of earlier migrations (42 MB each) are of no more use.
-    for (const name of readdirSync(path.dirname(file))) if (name.endsWith('.tar') && name !== path.basename(file)) rmSync(path.join(path.dirname(file), name), { force: true });
-    return dump;
-  }
+  if (existsSync(file)) return file;
+  const db = await openDatabase({ kind: 'pglite' });
+  await migrateToLatest(db.kysely);
+  const dump = await db.dumpDataDir?.();
+  await db.close();
+  if (!dump) throw new Error('PGlite could not dump its data directory');
+  mkdirSync(path.dirname(file), { recursive: true });
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(partial, new Uint8Array(await dump.arrayBuffer()));
+  renameSync(partial, file);
+  // Dumps of earlier migrations (42 MB each) are of no more use.
+  for (const name of readdirSync(path.dirname(file))) if (name.endsWith('.tar') && name !== path.basename(file)) rmSync(path.join(path.dirname(file), name), { force: true });
+  return file;
+}
+
+async function migratedPGliteDump(): Promise<Blob> {
+  return new Blob([readFileSync(await migratedPGliteDumpFile())]);
 }
 
 /** A fresh, empty, migrated database; `close()` drops it. */
