@@ -6,6 +6,7 @@ import { TOKEN_STORAGE_KEY } from '../../../src/api/tokenStore';
 import { REDIRECT_AFTER_SIGN_IN_KEY } from '../../../src/session/redirectAfterSignIn';
 import { defaultFakeApi, fullAccessUser, renderApp, sharedReportOnlyUser } from '../renderApp';
 import { apiErrors, apiUser, createFakeApi, signedInAnswer } from '../support/fakeApi';
+import { reportView } from '../reports/page/reportFixtures';
 
 describe('route guards for an anonymous visitor', () => {
   it('sends a full-access route to /sign_in, remembering it, and returns there after sign-in', async () => {
@@ -33,10 +34,16 @@ describe('route guards for an anonymous visitor', () => {
   });
 
   it('opens public shared reports without signing in', async () => {
-    renderApp({ path: '/reports/shared/s3cr3t' });
+    const api = defaultFakeApi(null);
+    api.on('GET /business_reports/by_shared_secret', () => ({ status: 200, body: { ...reportView({ can_edit: false }), shared_filter: null } }));
+    api.on('GET /business_reports/by_secret/key_numbers', () => ({ status: 200, body: { items: [] } }));
+    const { location } = renderApp({ path: '/reports/shared/s3cr3t', api });
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Shared report' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Board, March' })).toBeInTheDocument();
+    expect(screen.getByText('A shared report')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Sign in' })).toBeInTheDocument();
+    expect(location.history?.at(-1)).toBe('/reports/shared/s3cr3t');
+    expect(api.requestsTo('GET /business_reports/by_shared_secret')).toHaveLength(1);
   });
 });
 
