@@ -8,11 +8,12 @@ test.describe('the product on a fresh start', () => {
     expect(await response.json()).toMatchObject({ status: 'ok', api_version: 11, database: 'pglite' });
   });
 
-  test('loads the app on a deep link to a report', async ({ page }) => {
+  test('loads the app on a deep link to a report, and asks a signed-out visitor to sign in first (the server does not say whether it exists)', async ({ page }) => {
     await page.goto('/reports/abc123');
-    await expect(page.getByRole('heading', { level: 1, name: 'Report' })).toBeVisible();
+    await expect(page).toHaveURL(/\/sign_in$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
     await expect(page).toHaveTitle(/Subscope/);
-    await expect(page).toHaveURL(/\/reports\/abc123$/);
+    expect(await page.evaluate(() => window.localStorage.getItem('subscope.redirectAfterSignIn'))).toBe('/reports/abc123');
   });
 
   test('loads the sign-in area on a deep link with a token in the path', async ({ page }) => {
