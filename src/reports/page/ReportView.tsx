@@ -479,7 +479,7 @@ export function ReportBody({ report: loaded, setReport, services, reload: readAg
           displayQuarters={report.settings.display_quarters}
           opened={presenting}
           onClose={() => setPresenting(false)}
-          scope={sharedFilter ? `${sharedFilter.segmenter_name ? `${sharedFilter.segmenter_name}: ` : ''}${sharedFilter.segment_value} only` : filtered && filterItem ? filterItemLabel(filterItem) : null}
+          scope={sharedFilter ? `${sharedFilterLabel(sharedFilter)} only` : filtered && filterItem ? filterItemLabel(filterItem) : null}
         />
       </Stack>
     </KeyNumbersProvider>
@@ -503,12 +503,17 @@ function BarAction({ label, tooltip, icon, wide, onClick, disabled = false }: { 
   );
 }
 
+/** A pinned share link's segment value as the page names it: 'Plan: Pro' (the value alone when the segment is gone). */
+function sharedFilterLabel(filter: SharedFilter): string {
+  return filter.segmenter_name ? `${filter.segmenter_name}: ${filter.segment_value}` : filter.segment_value;
+}
+
 /** What a share link's visitor is told: read only, and which segment it shows when pinned. */
 function SharedNotice({ filter }: { filter: SharedFilter | null }) {
   return (
     <Alert variant="light" color="brand" icon={<IconShare size={18} />} title="A shared report">
       {filter
-        ? `Read only. It shows ${filter.segmenter_name ? `${filter.segmenter_name}: ` : ''}${filter.segment_value} only.`
+        ? `Read only. It shows ${sharedFilterLabel(filter)} only.`
         : 'Read only: a copy of the report as its owners see it, kept up to date.'}
     </Alert>
   );
