@@ -218,6 +218,14 @@ export const TIMELINE_DEFAULT_LIMIT = 100;
 /** Segment value history shows the last 12 entries, newest first. */
 export const SEGMENT_HISTORY_ENTRIES = 12;
 
+/** Rows of one page of the customers table (GET /customers). */
+export const CUSTOMERS_PAGE_SIZE = 50;
+/** The largest `limit` GET /customer/search takes. */
+export const CUSTOMER_SEARCH_MAX_LIMIT = 100;
+/** Year options of a calculated column's variables (spec: year options 2019-2027). */
+export const COLUMN_YEAR_FIRST = 2019;
+export const COLUMN_YEAR_LAST = 2027;
+
 /** A customer's payments timeline is sorted newest first unless the user chose otherwise. */
 export const CUSTOMER_PAYMENTS_DEFAULT_SORT = 'desc' as const;
 

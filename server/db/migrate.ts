@@ -10,6 +10,8 @@ import * as bulkImportWrites from './migrations/0008_bulk_import_writes';
 import * as reportFreshness from './migrations/0009_report_freshness';
 import * as reportRevision from './migrations/0010_report_revision';
 import * as reportSuccessors from './migrations/0011_report_successors';
+import * as customerPaging from './migrations/0012_customer_paging';
+import * as customerColumns from './migrations/0013_customer_columns';
 import type { DB } from './schema';
 
 /**
@@ -29,6 +31,8 @@ const migrations: Record<string, Migration> = {
   '0009_report_freshness': reportFreshness,
   '0010_report_revision': reportRevision,
   '0011_report_successors': reportSuccessors,
+  '0012_customer_paging': customerPaging,
+  '0013_customer_columns': customerColumns,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
