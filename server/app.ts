@@ -41,6 +41,7 @@ import { customerChangesRoutes } from './routes/customerChanges';
 import { customerSegmentValuesRoutes } from './routes/customerSegmentValues';
 import { customerExploreRoutes } from './routes/customerExplore';
 import { customerColumnsRoutes } from './routes/customerColumns';
+import { customerColumnsPlugin } from './customers/columnsRunner';
 import { commentRoutes } from './routes/comments';
 import { currencyRoutes } from './routes/currencies';
 import { FilteredAnswerCache, ReportAnswerCache } from './reports/answerCache';
@@ -183,6 +184,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(customerChangesRoutes);
       await api.register(customerSegmentValuesRoutes);
       await api.register(customerExploreRoutes);
+      await api.register(customerColumnsPlugin, { root: app });
       await api.register(customerColumnsRoutes);
       await api.register(commentRoutes);
       await api.register(currencyRoutes);

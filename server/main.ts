@@ -38,6 +38,8 @@ if (queue && config.workers) await registerWorkers(queue, db, { ecbFeedUrl: conf
   if (resumed.length > 0) say(`Imports left in progress: ${resumed.join(', ')}; resuming those no other process runs`);
   const recalculating = await app.reports.resume();
   if (recalculating.length > 0) say(`Reports left recalculating: ${recalculating.join(', ')}; recalculating them again`);
+  const columns = await app.customerColumns.resume();
+  if (columns.length > 0) say(`Calculated columns left in progress: ${columns.join(', ')}; calculating them again`);
 }
 
 closeWithGrace({ delay: 25_000 }, async ({ signal, err }) => {

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
+import { CustomerColumnSchema as FullCustomerColumnSchema } from '../customers/columnsList';
 
 /**
  * TypeBox schemas shared by the auth routes; @fastify/swagger turns them into the OpenAPI
@@ -9,8 +10,9 @@ export const PermissionLevelSchema = Type.Union([Type.Literal('user'), Type.Lite
   description: "'user' has full access; 'shared_report_only' sees reports only through their share links",
 });
 
+/** A stored column choice of the customers table (`{id, visible}`); GET/PUT /users/me answer the full columns instead. */
 export const CustomerColumnSchema = Type.Record(Type.String(), Type.Unknown(), {
-  description: 'One column of the customers table as the client stores it (id, name, source, visible, ...)',
+  description: 'One column of the customers table as the user stored it ({id, visible}); GET and PUT /users/me answer the full column list',
 });
 
 export const UserSchema = Type.Object({
@@ -27,6 +29,17 @@ export const UserSchema = Type.Object({
 export type ApiUser = Static<typeof UserSchema>;
 
 export const UserEnvelopeSchema = Type.Object({ user: UserSchema });
+
+/** The signed-in user as GET/PUT /users/me answer it: the customers table's columns complete (server/customers/columnsList.ts). */
+export const MeSchema = Type.Object({
+  ...UserSchema.properties,
+  customer_columns: Type.Array(FullCustomerColumnSchema, {
+    description:
+      'The customers table’s columns in the user’s order with their visibility, completed with every column the account offers (new ones appended hidden; ' +
+      'a user who never chose: name, public_id, added_at, mrr and total visible, then attribute and calculated columns hidden)',
+  }),
+});
+export const MeEnvelopeSchema = Type.Object({ user: MeSchema });
 
 /** An answer that signs the user in: the token comes in the `Authorization` header. */
 export function signedIn<T extends TSchema>(schema: T, description: string): T {
@@ -54,6 +67,7 @@ const ERROR_DESCRIPTIONS = {
   401: 'Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.)',
   403: 'Signed in without the rights for this call',
   404: 'Not found (or not in your account)',
+  409: 'Busy: the resource is being worked on (e.g. a calculated column being computed); try again when it is done',
   413: 'The uploaded file is too large',
   415: 'Not a multipart upload',
   422: 'Invalid values: one entry per problem, with a pointer',

@@ -1,5 +1,6 @@
 import { channelRegistry } from './channels';
 import { businessReportChannel } from './businessReportChannel';
+import { customerColumnsChannel } from './customerColumnsChannel';
 import { sectionDetailsExportChannel } from './sectionDetailsExportChannel';
 import { segmentsImportChannel } from './segmentsImportChannel';
 
@@ -8,4 +9,4 @@ import { segmentsImportChannel } from './segmentsImportChannel';
  * (spec, second document) join here as their features are built: each is a `CableChannel`
  * (server/cable/channels.ts).
  */
-export const cableChannels = channelRegistry([segmentsImportChannel, businessReportChannel, sectionDetailsExportChannel]);
+export const cableChannels = channelRegistry([segmentsImportChannel, businessReportChannel, sectionDetailsExportChannel, customerColumnsChannel]);

@@ -613,8 +613,14 @@ export interface CustomerColumnDefinitionsTable {
   variables: GeneratedJson<JsonValue[]>;
   recalculation_status: Generated<ColumnRecalculationStatus>;
   created_by_user_id: string | null;
+  /** accounts.data_version its values were last computed from (0013): current while it is the account's. */
+  computed_data_version: ColumnType<number | null, number | null | undefined, number | null>;
+  /** UTC day ('YYYY-MM-DD') its values were last computed on (0013). */
+  computed_on: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
+  /** Raised by a trigger on every write to the definition's values (migration 0012): the list's cached sort order of the column. */
+  values_version: Generated<number>;
 }
 
 export interface CustomerColumnValuesTable {

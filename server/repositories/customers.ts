@@ -4,13 +4,14 @@ import type { DB } from '../db/schema';
 /** The customers, their segment values and payments of one account, scoped by the account given once. */
 export function customersRepository(db: Kysely<DB>, accountId: string) {
   return {
-    /** The customers of these ids (unknown ids left out; no order). */
+    /** The customers of these ids that are not deleted (unknown and deleted ids left out; no order). */
     rows(ids: readonly string[]) {
       return db
         .selectFrom('customers')
         .select(['id', 'name', 'public_id', 'parent_id', 'include_in_calculations_by_default', 'deleted_at', 'links', 'added_at'])
         .where('account_id', '=', accountId)
         .where('id', 'in', ids)
+        .where('deleted_at', 'is', null)
         .execute();
     },
 
@@ -47,7 +48,7 @@ export function customersRepository(db: Kysely<DB>, accountId: string) {
     },
 
     async exists(customerId: string): Promise<boolean> {
-      const found = await db.selectFrom('customers').select('id').where('account_id', '=', accountId).where('id', '=', customerId).executeTakeFirst();
+      const found = await db.selectFrom('customers').select('id').where('account_id', '=', accountId).where('id', '=', customerId).where('deleted_at', 'is', null).executeTakeFirst();
       return found !== undefined;
     },
 

@@ -16,7 +16,8 @@ import { CUSTOMER_NOT_FOUND } from './customerMetrics';
  * 2 "Customer details drawer"): `GET /customers/{id}`, `GET /customers/{id}/timeline` (its
  * payments, newest or oldest first, at most `limit`) and `POST /customer/show_batch` (the
  * children, 100 ids a call). For the full users of the customer's account; another account's
- * customer is 404. Changing customers (merge, parent, exclude, delete) is not here.
+ * customer, and a deleted one, is 404. Changing customers (merge, parent, exclude, delete):
+ * server/routes/customerChanges.ts; the table: server/routes/customerList.ts.
  */
 
 /** A timeline answers TIMELINE_DEFAULT_LIMIT payments when no limit is asked for, at most this many. */

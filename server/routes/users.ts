@@ -7,11 +7,12 @@ import { hashPassword } from '../auth/password';
 import { PASSWORD_MESSAGES, weakPasswordProblem } from '../auth/passwordPolicy';
 import { authOf, NOT_ALLOWED, SIGN_IN_REQUIRED } from '../auth/plugin';
 import { NAME_MAX_LENGTH, NAME_TOO_LONG, Problems } from '../auth/problems';
-import { BEARER, CustomerColumnSchema, errorResponses, signedIn, UserEnvelopeSchema, UserSchema } from '../auth/schemas';
+import { BEARER, errorResponses, MeEnvelopeSchema, signedIn, UserEnvelopeSchema, UserSchema } from '../auth/schemas';
 import { hashToken, newId, newSecretToken } from '../auth/secrets';
 import { startSession } from '../auth/session';
 import type { AuthContext } from '../auth/tokens';
 import { isUniqueViolation, toApiUser, type UserRecord } from '../auth/userRecords';
+import { choicesToStore, CustomerColumnChoiceSchema, customerColumnsOf } from '../customers/columnsList';
 import { ApiError } from '../http/errors';
 import { fieldWording, structDetails } from '../http/structBody';
 import { appLink } from '../mail/links';
@@ -44,7 +45,7 @@ const CreateUserBody = Type.Object(
 const UpdateMeBody = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 1000 })),
   currency: Type.Optional(Type.String({ maxLength: 10, description: 'ISO 4217 code' })),
-  customer_columns: Type.Optional(Type.Array(CustomerColumnSchema, { maxItems: 500 })),
+  customer_columns: Type.Optional(Type.Array(CustomerColumnChoiceSchema, { maxItems: 500, description: 'The columns’ order and visibility, `[{id, visible}]`' })),
 });
 
 /** The account of a new owner is named after them, else after their e-mail's domain. */
@@ -63,6 +64,15 @@ async function currentUser(request: FastifyRequest): Promise<UserRecord> {
 /** Users: sign-up, invitations of colleagues, the account's user list, and the user's own profile. */
 export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const db = app.db.kysely;
+
+  /** The signed-in user with the customers table's columns complete (calculated columns whose data changed are recomputed first). */
+  async function me(request: FastifyRequest) {
+    const record = await currentUser(request);
+    if (record.permission_level === 'user') {
+      await app.customerColumns.refreshIfStale(record.account_id).catch((error: unknown) => request.log.error({ err: error }, 'could not refresh the calculated columns'));
+    }
+    return { user: { ...toApiUser(record, { withApiToken: true }), customer_columns: await customerColumnsOf(db, record.account_id, record.customer_columns) } };
+  }
 
   async function signUp(request: FastifyRequest, reply: FastifyReply, input: NonNullable<typeof CreateUserBody.static.user>) {
     const email = normalizeEmail(input.email ?? '');
@@ -206,10 +216,10 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getCurrentUser',
         summary: 'The signed-in user (also how a token sign-in checks its token)',
         security: BEARER,
-        response: { 200: UserEnvelopeSchema, ...errorResponses(401) },
+        response: { 200: MeEnvelopeSchema, ...errorResponses(401) },
       },
     },
-    async (request) => ({ user: toApiUser(await currentUser(request), { withApiToken: true }) }),
+    async (request) => me(request),
   );
 
   app.put(
@@ -222,7 +232,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "Change the signed-in user's name, currency or customer-table columns",
         security: BEARER,
         body: UpdateMeBody,
-        response: { 200: UserEnvelopeSchema, ...errorResponses(400, 401, 422) },
+        response: { 200: MeEnvelopeSchema, ...errorResponses(400, 401, 422) },
       },
     },
     async (request) => {
@@ -238,8 +248,10 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (!known) problems.add('/currency', 'is invalid');
       }
       problems.check();
-      await usersRepository(db, auth.accountId).updateProfile(auth.userId, { name, currency, customer_columns: body.customer_columns }, app.now());
-      return { user: toApiUser(await currentUser(request), { withApiToken: true }) };
+      // Column choices of ids the account offers, in the order given (other fields of an entry ignored).
+      const columns = body.customer_columns === undefined ? undefined : await choicesToStore(db, auth.accountId, body.customer_columns);
+      await usersRepository(db, auth.accountId).updateProfile(auth.userId, { name, currency, customer_columns: columns }, app.now());
+      return me(request);
     },
   );
 };

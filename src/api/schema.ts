@@ -999,9 +999,14 @@ export interface paths {
         };
         /** A customer: parent, children, segments, links and its MRR and total */
         get: operations["getCustomer"];
-        put?: never;
+        /**
+         * Renames a customer, sets or removes its parent, excludes it from the numbers or sets attribute values now
+         * @description A parent must be a customer of the account (else 404), not the customer itself nor one of its descendants, and a customer with children cannot have a parent (422). `segments` name attributes by name; a time-sensitive one gets the value from this month on.
+         */
+        put: operations["updateCustomer"];
         post?: never;
-        delete?: never;
+        /** Deletes a customer: it leaves every list and number (its payments are deleted); its children lose their parent */
+        delete: operations["deleteCustomer"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1036,6 +1041,138 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One page (50) of the customers that are not deleted, in a column’s order
+         * @description Keyset paging: `next` and `prev` are opaque cursors from a previous answer (the page after its last item, before its first). Ties are broken by id; nulls come last in both directions.
+         */
+        get: operations["listCustomers"];
+        put?: never;
+        /** A new customer (e.g. a new parent to assign) */
+        post: operations["createCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customer/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Customers (not deleted) whose name contains the text (case-insensitive; names starting with it first) or whose public id is it */
+        get: operations["searchCustomers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Merges another customer into this one: its payments, attribute values, children and links move here and it is deleted */
+        post: operations["mergeCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customer_segment_values/{customerId}/{segmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A customer’s values of one attribute, newest first */
+        get: operations["getCustomerSegmentValues"];
+        /** Sets a customer’s value of an attribute from a month on (time-sensitive) or for good */
+        put: operations["setCustomerSegmentValue"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customer_metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The customers behind a data point of a report section, with the figures of the explore chart */
+        get: operations["exploreCustomerMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customer_related_metric_definitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account’s calculated customer columns, oldest first */
+        get: operations["listCustomerColumnDefinitions"];
+        put?: never;
+        /**
+         * Creates a calculated customer column and starts computing its values; it is appended, visible, to the creator’s columns
+         * @description Validated as the Create column drawer validates it (422, one entry per problem, the spec’s messages at /body/name, /body/formula, /body/variables/{i}/{field}); a formula that does not parse, names an unknown variable or a function other than min, max, abs and round, or divides by a constant zero is 422 at /body/formula and nothing is stored. Saving starts the computation of every customer’s value: the definition is in_progress until it is done, and CustomerColumnsChannel tells when.
+         */
+        post: operations["createCustomerColumnDefinition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customer_related_metric_definitions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Changes a calculated customer column and recomputes its values (409 while it is being calculated)
+         * @description Validated as the Create column drawer validates it (422, one entry per problem, the spec’s messages at /body/name, /body/formula, /body/variables/{i}/{field}); a formula that does not parse, names an unknown variable or a function other than min, max, abs and round, or divides by a constant zero is 422 at /body/formula and nothing is stored. Saving starts the computation of every customer’s value: the definition is in_progress until it is done, and CustomerColumnsChannel tells when.
+         */
+        put: operations["updateCustomerColumnDefinition"];
+        post?: never;
+        /** Deletes a calculated customer column and its values (409 while it is being calculated) */
+        delete: operations["deleteCustomerColumnDefinition"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1585,8 +1722,35 @@ export interface operations {
                             permission_level: "user" | "shared_report_only";
                             /** @description ISO 4217 code: the user's own choice, else the account currency */
                             currency: string;
+                            /** @description The customers table’s columns in the user’s order with their visibility, completed with every column the account offers (new ones appended hidden; a user who never chose: name, public_id, added_at, mrr and total visible, then attribute and calculated columns hidden) */
                             customer_columns: {
-                                [key: string]: unknown;
+                                /** @description name, public_id, added_at, mrr, total, customer_segment:{segmentId} or definition:{definitionId} */
+                                id: string;
+                                name: string;
+                                source: "static" | "definition" | "customer_segment";
+                                visible: boolean;
+                                sortable: boolean;
+                                data_type: "string" | "date" | "money" | "number";
+                                definition?: {
+                                    id: string;
+                                    name: string;
+                                    /** @description Over the variables’ names: numbers, + - * / ^, parentheses, min, max, abs, round */
+                                    formula: string;
+                                    variables: {
+                                        fetcher: "BookedTotalContractValue" | "Mrr";
+                                        name: string;
+                                        start_month: number;
+                                        start_year: number;
+                                        end_month: number;
+                                        end_year: number;
+                                    }[];
+                                    /** @description in_progress while its values are being computed (no edit or delete then) */
+                                    recalculation_status: "in_progress" | "finished";
+                                    /** Format: date-time */
+                                    created_at: string;
+                                    /** Format: date-time */
+                                    updated_at: string;
+                                };
                             }[];
                             /** @description Invited and has not accepted yet (cannot sign in) */
                             invitation_pending: boolean;
@@ -1651,9 +1815,14 @@ export interface operations {
                     name?: string;
                     /** @description ISO 4217 code */
                     currency?: string;
-                    customer_columns?: {
+                    /** @description The columns’ order and visibility, `[{id, visible}]` */
+                    customer_columns?: ({
+                        id: string;
+                        /** @description Default true */
+                        visible?: boolean;
+                    } & {
                         [key: string]: unknown;
-                    }[];
+                    })[];
                 };
             };
         };
@@ -1675,8 +1844,35 @@ export interface operations {
                             permission_level: "user" | "shared_report_only";
                             /** @description ISO 4217 code: the user's own choice, else the account currency */
                             currency: string;
+                            /** @description The customers table’s columns in the user’s order with their visibility, completed with every column the account offers (new ones appended hidden; a user who never chose: name, public_id, added_at, mrr and total visible, then attribute and calculated columns hidden) */
                             customer_columns: {
-                                [key: string]: unknown;
+                                /** @description name, public_id, added_at, mrr, total, customer_segment:{segmentId} or definition:{definitionId} */
+                                id: string;
+                                name: string;
+                                source: "static" | "definition" | "customer_segment";
+                                visible: boolean;
+                                sortable: boolean;
+                                data_type: "string" | "date" | "money" | "number";
+                                definition?: {
+                                    id: string;
+                                    name: string;
+                                    /** @description Over the variables’ names: numbers, + - * / ^, parentheses, min, max, abs, round */
+                                    formula: string;
+                                    variables: {
+                                        fetcher: "BookedTotalContractValue" | "Mrr";
+                                        name: string;
+                                        start_month: number;
+                                        start_year: number;
+                                        end_month: number;
+                                        end_year: number;
+                                    }[];
+                                    /** @description in_progress while its values are being computed (no edit or delete then) */
+                                    recalculation_status: "in_progress" | "finished";
+                                    /** Format: date-time */
+                                    created_at: string;
+                                    /** Format: date-time */
+                                    updated_at: string;
+                                };
                             }[];
                             /** @description Invited and has not accepted yet (cannot sign in) */
                             invitation_pending: boolean;
@@ -9106,6 +9302,316 @@ export interface operations {
             };
         };
     };
+    updateCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Not blank */
+                    name?: string;
+                    /** @description The new parent; null removes the parent */
+                    parent_id?: string | null;
+                    /** @description False leaves the customer (and its children) out of every number */
+                    include_in_calculations_by_default?: boolean;
+                    /** @description Attribute values to set now, by attribute name */
+                    segments?: {
+                        name: string;
+                        value: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @description Its id in the source system */
+                        public_id: string | null;
+                        parent_id: string | null;
+                        /** @description Children that are not deleted */
+                        children_count: number;
+                        include_in_calculations_by_default: boolean;
+                        /** Format: date-time */
+                        added_at: string;
+                        segments: {
+                            segment: {
+                                id: string;
+                                name: string;
+                                time_sensitive: boolean;
+                            };
+                            /** @description The value now (a time-sensitive segment: of the current month) */
+                            value: string | null;
+                        }[];
+                        metrics: ({
+                            kind: "mrr" | "total";
+                            /** @description Minor units of `currency`: mrr today, total = recurring and one-time revenue to date; the customer with its descendants */
+                            value: number;
+                        } | {
+                            /** @description A calculated column of the account */
+                            definition_id: string;
+                            /** @description Null: not computed yet, or the formula has no value for this customer */
+                            value: number | null;
+                        })[];
+                        /** @description The currency of the money metrics (the account’s) */
+                        currency: string;
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Busy: the resource is being worked on (e.g. a calculated column being computed); try again when it is done */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Busy: the resource is being worked on (e.g. a calculated column being computed); try again when it is done */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     showCustomerBatch: {
         parameters: {
             query?: never;
@@ -9360,6 +9866,1509 @@ export interface operations {
             };
             /** @description Invalid values: one entry per problem, with a pointer */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listCustomers: {
+        parameters: {
+            query?: {
+                /** @description {column}:{asc|desc}, default name:asc; columns: name, public_id, added_at, id, mrr, total, customer_segment:{segmentId}, definition:{definitionId} */
+                sort_by?: string;
+                /** @description The page after this cursor */
+                next?: string;
+                /** @description The page before this cursor */
+                prev?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            name: string;
+                            /** @description Its id in the source system */
+                            public_id: string | null;
+                            parent_id: string | null;
+                            /** @description Children that are not deleted */
+                            children_count: number;
+                            include_in_calculations_by_default: boolean;
+                            /** Format: date-time */
+                            added_at: string;
+                            segments: {
+                                segment: {
+                                    id: string;
+                                    name: string;
+                                    time_sensitive: boolean;
+                                };
+                                /** @description The value now (a time-sensitive segment: of the current month) */
+                                value: string | null;
+                            }[];
+                            metrics: ({
+                                kind: "mrr" | "total";
+                                /** @description Minor units of `currency`: mrr today, total = recurring and one-time revenue to date; the customer with its descendants */
+                                value: number;
+                            } | {
+                                /** @description A calculated column of the account */
+                                definition_id: string;
+                                /** @description Null: not computed yet, or the formula has no value for this customer */
+                                value: number | null;
+                            })[];
+                            /** @description The currency of the money metrics (the account’s) */
+                            currency: string;
+                        }[];
+                        /** @description Customers that are not deleted */
+                        total_count: number;
+                        /** @description 1-based positions of the first and last item; 0 and 0 when empty */
+                        current_range: {
+                            from: number;
+                            to: number;
+                        };
+                        next: string | null;
+                        prev: string | null;
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Its id in the source system; unique in the account */
+                    public_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @description Its id in the source system */
+                        public_id: string | null;
+                        parent_id: string | null;
+                        /** @description Children that are not deleted */
+                        children_count: number;
+                        include_in_calculations_by_default: boolean;
+                        /** Format: date-time */
+                        added_at: string;
+                        segments: {
+                            segment: {
+                                id: string;
+                                name: string;
+                                time_sensitive: boolean;
+                            };
+                            /** @description The value now (a time-sensitive segment: of the current month) */
+                            value: string | null;
+                        }[];
+                        metrics: ({
+                            kind: "mrr" | "total";
+                            /** @description Minor units of `currency`: mrr today, total = recurring and one-time revenue to date; the customer with its descendants */
+                            value: number;
+                        } | {
+                            /** @description A calculated column of the account */
+                            definition_id: string;
+                            /** @description Null: not computed yet, or the formula has no value for this customer */
+                            value: number | null;
+                        })[];
+                        /** @description The currency of the money metrics (the account’s) */
+                        currency: string;
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    searchCustomers: {
+        parameters: {
+            query?: {
+                /** @description Empty: no customers */
+                query?: string;
+                /** @description At most this many (default 10) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            name: string;
+                            /** @description Its id in the source system */
+                            public_id: string | null;
+                            parent_id: string | null;
+                            /** @description Children that are not deleted */
+                            children_count: number;
+                            include_in_calculations_by_default: boolean;
+                            /** Format: date-time */
+                            added_at: string;
+                            segments: {
+                                segment: {
+                                    id: string;
+                                    name: string;
+                                    time_sensitive: boolean;
+                                };
+                                /** @description The value now (a time-sensitive segment: of the current month) */
+                                value: string | null;
+                            }[];
+                            metrics: ({
+                                kind: "mrr" | "total";
+                                /** @description Minor units of `currency`: mrr today, total = recurring and one-time revenue to date; the customer with its descendants */
+                                value: number;
+                            } | {
+                                /** @description A calculated column of the account */
+                                definition_id: string;
+                                /** @description Null: not computed yet, or the formula has no value for this customer */
+                                value: number | null;
+                            })[];
+                            /** @description The currency of the money metrics (the account’s) */
+                            currency: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    mergeCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The customer merged into this one (deleted after) */
+                    source_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @description Its id in the source system */
+                        public_id: string | null;
+                        parent_id: string | null;
+                        /** @description Children that are not deleted */
+                        children_count: number;
+                        include_in_calculations_by_default: boolean;
+                        /** Format: date-time */
+                        added_at: string;
+                        segments: {
+                            segment: {
+                                id: string;
+                                name: string;
+                                time_sensitive: boolean;
+                            };
+                            /** @description The value now (a time-sensitive segment: of the current month) */
+                            value: string | null;
+                        }[];
+                        metrics: ({
+                            kind: "mrr" | "total";
+                            /** @description Minor units of `currency`: mrr today, total = recurring and one-time revenue to date; the customer with its descendants */
+                            value: number;
+                        } | {
+                            /** @description A calculated column of the account */
+                            definition_id: string;
+                            /** @description Null: not computed yet, or the formula has no value for this customer */
+                            value: number | null;
+                        })[];
+                        /** @description The currency of the money metrics (the account’s) */
+                        currency: string;
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Busy: the resource is being worked on (e.g. a calculated column being computed); try again when it is done */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getCustomerSegmentValues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+                segmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The last 12 entries, newest first: each value holds from its month until the next entry */
+                        items: {
+                            year: number;
+                            /** @description 1-12 */
+                            month: number;
+                            value: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    setCustomerSegmentValue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+                segmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    year: number;
+                    month: number;
+                    /** @description Empty or null: no value */
+                    value: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The last 12 entries, newest first: each value holds from its month until the next entry */
+                        items: {
+                            year: number;
+                            /** @description 1-12 */
+                            month: number;
+                            value: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Busy: the resource is being worked on (e.g. a calculated column being computed); try again when it is done */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    exploreCustomerMetrics: {
+        parameters: {
+            query: {
+                /** @description A report section of the account */
+                section_id: string;
+                /** @description The segment (segmenter) shown; default total */
+                segment_id?: string;
+                /** @description Only the customers of this segment value */
+                segment_value?: string;
+                /** @description A day of the point’s period, YYYY-MM-DD */
+                date: string;
+                /** @description The report shown in another currency */
+                currency?: string;
+                /** @description Default segment */
+                filter_type?: "segment" | "deal_owner" | "product";
+                /** @description segment: customer_segment:{segmentId} or subscription_segment:attribute:{attributeId} */
+                filter_segmenter_id?: string;
+                /** @description segment: the value */
+                filter_segment_value?: string;
+                /** @description deal_owner: the owner’s name */
+                filter_owner_name?: string;
+                /** @description product: the product key */
+                filter_product_key?: string;
+                /** @description true: everything but the item (default false) */
+                filter_negated?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            customer: {
+                                id: string;
+                                name: string;
+                                deleted: boolean;
+                            };
+                            /** @description Whole months from the start of the paid run that made it a customer to the point */
+                            months_being_customer: number;
+                            /** @description MRR when it became a customer; minor units of `currency` */
+                            new_mrr_when_occurred: number;
+                            /** @description MRR at the point; minor units of `currency` */
+                            mrr: number;
+                            /** @description Recognized recurring revenue up to the point; minor units of `currency` */
+                            accrued_total: number;
+                            growth_since_start: number | null;
+                            growth_bucket: "0 %" | "1% - 100%" | "> 100%" | "Negative growth" | "Starting MRR is 0" | "Churned customers";
+                        }[];
+                        /** @description ISO 4217: the currency of money values */
+                        currency: string;
+                        /** @description The section’s title and the point’s period */
+                        title: string;
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listCustomerColumnDefinitions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            name: string;
+                            /** @description Over the variables’ names: numbers, + - * / ^, parentheses, min, max, abs, round */
+                            formula: string;
+                            variables: {
+                                fetcher: "BookedTotalContractValue" | "Mrr";
+                                name: string;
+                                start_month: number;
+                                start_year: number;
+                                end_month: number;
+                                end_year: number;
+                            }[];
+                            /** @description in_progress while its values are being computed (no edit or delete then) */
+                            recalculation_status: "in_progress" | "finished";
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createCustomerColumnDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Required with more than one variable; with one it is the variable’s name */
+                    formula?: string;
+                    variables: {
+                        /** @description BookedTotalContractValue: bookings started in the range; Mrr: MRR at the end of the month (today in the current month) */
+                        fetcher: "BookedTotalContractValue" | "Mrr" | null;
+                        /** @description How the formula names it */
+                        name: string;
+                        start_month: number | null;
+                        start_year: number | null;
+                        end_month?: number | null;
+                        end_year?: number | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @description Over the variables’ names: numbers, + - * / ^, parentheses, min, max, abs, round */
+                        formula: string;
+                        variables: {
+                            fetcher: "BookedTotalContractValue" | "Mrr";
+                            name: string;
+                            start_month: number;
+                            start_year: number;
+                            end_month: number;
+                            end_year: number;
+                        }[];
+                        /** @description in_progress while its values are being computed (no edit or delete then) */
+                        recalculation_status: "in_progress" | "finished";
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateCustomerColumnDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Required with more than one variable; with one it is the variable’s name */
+                    formula?: string;
+                    variables: {
+                        /** @description BookedTotalContractValue: bookings started in the range; Mrr: MRR at the end of the month (today in the current month) */
+                        fetcher: "BookedTotalContractValue" | "Mrr" | null;
+                        /** @description How the formula names it */
+                        name: string;
+                        start_month: number | null;
+                        start_year: number | null;
+                        end_month?: number | null;
+                        end_year?: number | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @description Over the variables’ names: numbers, + - * / ^, parentheses, min, max, abs, round */
+                        formula: string;
+                        variables: {
+                            fetcher: "BookedTotalContractValue" | "Mrr";
+                            name: string;
+                            start_month: number;
+                            start_year: number;
+                            end_month: number;
+                            end_year: number;
+                        }[];
+                        /** @description in_progress while its values are being computed (no edit or delete then) */
+                        recalculation_status: "in_progress" | "finished";
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Busy: the resource is being worked on (e.g. a calculated column being computed); try again when it is done */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteCustomerColumnDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Busy: the resource is being worked on (e.g. a calculated column being computed); try again when it is done */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -417,6 +417,12 @@ export interface SeededAccount {
   groupSecret: string;
   groupSecretId: string;
   apiToken: string;
+  /** A calculated customer column (POST /customer_related_metric_definitions). */
+  definitionId: string;
+  /** A customer made with POST /customers, a child of the first customer. */
+  childCustomerId: string;
+  /** Its public id (unique in its account only). */
+  childPublicId: string;
 }
 
 const PAYMENTS_CSV_HEADER = 'customer_id,invoice_number,started_at,months,monthly_amount,customer_name,product,units';
@@ -514,6 +520,18 @@ export async function seedAccount(app: FastifyInstance, db: TestDatabase, label:
   const share = (await call('POST', `/business_reports/${report.id}/share_secret`, { segmenter_id: segmenterId, segment_value: 'Gold' }, 201)) as { id: string; secret: string };
   const group = (await call('POST', `/business_reports/${report.id}/group_secret`, undefined, 201)) as { id: string; secret: string };
   const me = (await call('GET', '/users/me')) as { user: { api_token: string } };
+  // A calculated customer column (its values computed by a job: waited for), and a customer of
+  // no payments that is a child of the first (the customers table's parent, merge and delete).
+  const definition = (await call(
+    'POST',
+    '/customer_related_metric_definitions',
+    { name: `${marker} Column`, formula: 'mrr', variables: [{ fetcher: 'Mrr', name: 'mrr', start_month: 1, start_year: 2026, end_month: 1, end_year: 2026 }] },
+    201,
+  )) as { id: string };
+  await app.customerColumns.settled();
+  const child = (await call('POST', '/customers', { name: `${marker} Child`, public_id: `${prefix}-pub-child` }, 201)) as { id: string };
+  await call('PUT', `/customers/${child.id}`, { parent_id: customerIds[0] });
+  await app.reports.settled();
 
   return {
     owner,
@@ -543,6 +561,9 @@ export async function seedAccount(app: FastifyInstance, db: TestDatabase, label:
     groupSecret: group.secret,
     groupSecretId: group.id,
     apiToken: me.user.api_token,
+    definitionId: definition.id,
+    childCustomerId: child.id,
+    childPublicId: `${prefix}-pub-child`,
   };
 }
 
@@ -556,6 +577,7 @@ export const ID_BY_PATH: Array<[RegExp, (account: SeededAccount) => string]> = [
   [/^\/customers\/\{id\}/, (account) => account.customerIds[0] ?? ''],
   [/^\/customer_segments\/\{id\}/, (account) => account.segmentId],
   [/^\/customer_metrics\/\{id\}/, (account) => account.customerIds[0] ?? ''],
+  [/^\/customer_related_metric_definitions\/\{id\}/, (account) => account.definitionId],
   [/^\/comments\/\{id\}/, (account) => account.commentId],
   [/^\/subscriptions\/csv_import\/\{id\}/, (account) => account.subscriptionImportId],
   [/^\/segments_importer\/\{id\}/, (account) => account.segmentImportId],
@@ -571,7 +593,8 @@ export const PATH_PARAMS: Record<string, (account: SeededAccount, op: Operation)
   id: (account, op) => ID_BY_PATH.find(([pattern]) => pattern.test(op.path))?.[1](account),
   reportId: (account) => account.reportId,
   sectionId: (account) => account.sectionId,
-  segmentId: (account) => account.segmenterId,
+  // A section's segment is a segmenter id; a customer's attribute value is by the attribute (customer segment) id.
+  segmentId: (account, op) => (op.path.startsWith('/customer_segment_values/') ? account.segmentId : account.segmenterId),
   customerId: (account) => account.customerIds[0],
   commentId: (account) => account.commentId,
   secret: (account) => account.reportSecret,
@@ -610,6 +633,11 @@ export function fieldValues(account: SeededAccount, signedIn: boolean): ValueTab
     filter_product_key: 'pro',
     ids: account.customerIds,
     customer_id: account.customerIds[0],
+    // PUT /customers/{id} (the first customer): a parent of the account; POST /customers/{id}/merge: the child made with POST /customers.
+    parent_id: account.customerIds[1],
+    source_id: account.childCustomerId,
+    // POST /customers: a public id (unique within an account; another account's is no conflict).
+    public_id: account.childPublicId,
     // The chart of the account's MRR section (a catalogue name, not an id).
     definition_id: 'mrr',
     // The account's colleague whose invitation is pending: invitations, sign-in, password reset.
@@ -645,6 +673,8 @@ export function idsOf(account: SeededAccount): Record<string, string> {
     shareSecretId: account.shareSecretId,
     groupSecret: account.groupSecret,
     groupSecretId: account.groupSecretId,
+    definitionId: account.definitionId,
+    childCustomerId: account.childCustomerId,
   };
 }
 

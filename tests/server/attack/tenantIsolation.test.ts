@@ -347,7 +347,7 @@ beforeAll(async () => {
   aAuthorization = a.owner.authorization;
   await settled();
   tenantTables = await tablesWithAccountId();
-}, 120_000);
+}, 300_000);
 afterAll(() => harness?.close());
 
 describe(`tenant isolation on ${testEngine}: every operation of docs/openapi.json`, () => {

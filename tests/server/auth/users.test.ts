@@ -253,7 +253,9 @@ describe('GET /api/v11/users/me', () => {
     const owner = await signUp(t.app, { name: 'Ada' });
     const response = await getMe(t.app, owner.authorization);
     expect(response.statusCode).toBe(200);
-    expect(userOf(response)).toEqual({ ...owner.user, api_token: expect.stringMatching(/^[A-Za-z0-9]{40}$/) });
+    // The customers table's columns complete (a user who never chose gets the default ones; tests/server/routes/customerColumns.test.ts).
+    expect(userOf(response)).toEqual({ ...owner.user, customer_columns: expect.any(Array), api_token: expect.stringMatching(/^[A-Za-z0-9]{40}$/) });
+    expect(userOf(response).customer_columns.map((column) => column.id)).toEqual(['name', 'public_id', 'added_at', 'mrr', 'total']);
   });
 
   it('leaves the API token out for a shared_report_only user', async () => {
@@ -275,11 +277,20 @@ describe('PUT /api/v11/users/me', () => {
 
   it('changes name, currency and customer columns', async () => {
     const owner = await signUp(t.app);
-    const columns = [
-      { id: 'name', name: 'Name', source: 'static', visible: true, sortable: true },
+    // The order and visibility given; an id the account does not offer ('seg1') is dropped, the columns not placed follow hidden.
+    const sent = [
+      { id: 'mrr', name: 'MRR', source: 'definition', visible: true, sortable: true },
+      { id: 'name', name: 'Name', source: 'static', visible: false, sortable: true },
       { id: 'seg1', name: 'Plan', source: 'customer_segment', visible: false, sortable: false, data_type: 'string' },
     ];
-    const response = await putMe({ name: ' Ada L. ', currency: 'pln', customer_columns: columns }, owner.authorization);
+    const columns = [
+      { id: 'mrr', visible: true },
+      { id: 'name', visible: false },
+      { id: 'public_id', visible: false },
+      { id: 'added_at', visible: false },
+      { id: 'total', visible: false },
+    ];
+    const response = await putMe({ name: ' Ada L. ', currency: 'pln', customer_columns: sent }, owner.authorization);
     expect(response.statusCode).toBe(200);
     expect(userOf(response)).toMatchObject({ name: 'Ada L.', currency: 'PLN', customer_columns: columns, api_token: expect.any(String) });
     expect(userOf(await getMe(t.app, owner.authorization))).toMatchObject({ name: 'Ada L.', currency: 'PLN', customer_columns: columns });
