@@ -1,5 +1,5 @@
-import { ActionIcon, Alert, Anchor, Badge, Button, Drawer, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title, Tooltip, UnstyledButton } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconArrowsMaximize, IconArrowsMinimize } from '@tabler/icons-react';
+import { ActionIcon, Alert, Anchor, Badge, Box, Button, Drawer, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title, Tooltip, UnstyledButton } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconArrowsMaximize, IconArrowsMinimize, IconPencil } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { CUSTOMER_DETAILS_DRAWER_WIDTH, TIMELINE_DEFAULT_LIMIT } from '../../models/constants';
@@ -9,6 +9,9 @@ import { formatMoney, formatNumber } from '../reports/charts/format';
 import { LazyApexChart } from '../reports/charts/LazyApexChart';
 import { apexLook, useChartColors } from '../reports/charts/chartColors';
 import type { ApexChartProps } from '../reports/charts/chartOptions';
+import { CustomerActionsMenu } from './actions/CustomerActionsMenu';
+import { CustomerNameEdit } from './actions/CustomerNameEdit';
+import { CustomerSegments } from './actions/CustomerSegments';
 import {
   ALL_PAYMENTS_LIMIT,
   CHILDREN_FETCH_FAILURE,
@@ -43,8 +46,10 @@ type Loaded<T> = QueryState<T>;
  * summary numbers (MRR, revenue to date), a revenue timeline chart, the payments timeline (by
  * start date, the order remembered in this browser, newest first by default; 'Show all
  * payments' once the first answer is as long as its limit), the parent (a link that opens it
- * here) and the children. The customer actions menu (merge, parent, exclude, delete) is not
- * here yet.
+ * here) and the children; the customer's attributes, each edited in the segment values dialog;
+ * the name, edited in place; and the actions menu (merge, assign or remove the parent, exclude
+ * from metrics calculation, delete: src/customers/actions/). After a delete the drawer closes
+ * (`onClose`); after a merge it shows the open customer, which the other was merged into.
  */
 export function CustomerDrawer({ customerId, onClose, currency, services: given }: CustomerDrawerProps) {
   const client = useApi();
@@ -53,16 +58,20 @@ export function CustomerDrawer({ customerId, onClose, currency, services: given 
   const [shownId, setShownId] = useState(customerId);
   useEffect(() => setShownId(customerId), [customerId]);
   const [maximised, setMaximised] = useState(false);
+  const [editingName, setEditingName] = useState(false);
+  useEffect(() => setEditingName(false), [shownId]);
   const customer = queryState(
     useQuery({
       queryKey: apiKey('/customers/{id}', { id: shownId }),
-      enabled: shownId !== null,
+      // A closed drawer asks nothing (a deleted customer's drawer closes before its id is cleared).
+      enabled: shownId !== null && customerId !== null,
       queryFn: ({ signal }) => services.customer(shownId ?? '', CUSTOMER_FETCH_FAILURE, signal),
       meta: { failureToast: CUSTOMER_FETCH_FAILURE },
     }),
   );
 
-  const name = customer.status === 'loaded' ? customer.data.name : '';
+  const loaded = customer.status === 'loaded' && shownId !== null ? customer.data : null;
+  const name = loaded?.name ?? '';
   return (
     <Drawer
       opened={customerId !== null}
@@ -70,26 +79,44 @@ export function CustomerDrawer({ customerId, onClose, currency, services: given 
       position="right"
       size={maximised ? '100%' : CUSTOMER_DETAILS_DRAWER_WIDTH}
       title={
-        <Group gap="xs" wrap="nowrap">
-          <Title order={2} size="h4">
+        <Group gap="xs" wrap="nowrap" pr="sm">
+          <Title order={2} size="h4" style={{ overflowWrap: 'anywhere' }}>
             Details: {name}
           </Title>
+          {loaded && !loaded.deleted && (
+            <Tooltip label="Edit name">
+              <ActionIcon variant="subtle" color="gray" aria-label="Edit name" aria-pressed={editingName} onClick={() => setEditingName((on) => !on)}>
+                <IconPencil size={18} />
+              </ActionIcon>
+            </Tooltip>
+          )}
           <Tooltip label={maximised ? 'Restore' : 'Maximise'}>
             <ActionIcon variant="subtle" color="gray" aria-label={maximised ? 'Restore drawer' : 'Maximise drawer'} aria-pressed={maximised} onClick={() => setMaximised((on) => !on)}>
               {maximised ? <IconArrowsMinimize size={18} /> : <IconArrowsMaximize size={18} />}
             </ActionIcon>
           </Tooltip>
+          {loaded && !loaded.deleted && (
+            <Group ml="auto" gap={0}>
+              <CustomerActionsMenu key={loaded.id} customer={loaded} services={services} onDeleted={onClose} />
+            </Group>
+          )}
         </Group>
       }
+      styles={{ title: { flex: 1, minWidth: 0 } }}
       closeButtonProps={{ 'aria-label': 'Close details' }}
     >
+      {loaded && editingName && (
+        <Box mb="lg">
+          <CustomerNameEdit key={loaded.id} customer={loaded} services={services} onDone={() => setEditingName(false)} />
+        </Box>
+      )}
       {shownId && customer.status === 'loading' && <DrawerSkeleton />}
       {customer.status === 'failed' && (
         <Alert color="red" variant="light">
           We could not fetch this customer.
         </Alert>
       )}
-      {customer.status === 'loaded' && shownId && <CustomerDetails key={shownId} customer={customer.data} currency={currency} services={services} onOpen={setShownId} />}
+      {loaded && <CustomerDetails key={loaded.id} customer={loaded} currency={currency} services={services} onOpen={setShownId} />}
     </Drawer>
   );
 }
@@ -117,22 +144,20 @@ function CustomerDetails({ customer, currency, services, onOpen }: { customer: C
 
   return (
     <Stack gap="lg">
-      <Group gap="xs">
-        {customer.deleted && <Badge color="red">Deleted</Badge>}
-        {!customer.include_in_calculations_by_default && <Badge color="gray">Excluded from metrics calculation</Badge>}
-        {customer.segments.map((entry) => (
-          <Badge key={entry.segment.id} variant="light">
-            {entry.segment.name}: {entry.value ?? '–'}
-          </Badge>
-        ))}
-        {customer.links.map((link) => (
-          <Anchor key={link.url} href={link.url} target="_blank" rel="noreferrer" size="sm">
-            {link.external_system}
-          </Anchor>
-        ))}
-      </Group>
+      {(customer.deleted || !customer.include_in_calculations_by_default || customer.links.length > 0) && (
+        <Group gap="xs">
+          {customer.deleted && <Badge color="red">Deleted</Badge>}
+          {!customer.include_in_calculations_by_default && <Badge color="gray">Excluded from metrics calculation</Badge>}
+          {customer.links.map((link) => (
+            <Anchor key={link.url} href={link.url} target="_blank" rel="noreferrer" size="sm">
+              {link.external_system}
+            </Anchor>
+          ))}
+        </Group>
+      )}
       <Summary figures={figures} />
       <RevenueChart figures={figures} />
+      <CustomerSegments customer={customer} services={services} />
       <Payments customerId={customer.id} currency={currency} services={services} />
       <ParentInfo parentId={customer.parent_id} services={services} onOpen={onOpen} />
       <Children ids={customer.children_ids} services={services} onOpen={onOpen} />

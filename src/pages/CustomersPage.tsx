@@ -1,13 +1,9 @@
-import { IconUsers } from '@tabler/icons-react';
-import { ComingSoon } from '../components/ComingSoon';
+import { useLocation, useParams } from 'wouter';
+import { CustomersView } from '../customers/table/CustomersView';
 
 /** Serves /customers and /customers/:customerId (the table with a customer's details open). */
 export function CustomersPage() {
-  return (
-    <ComingSoon
-      title="Customers"
-      icon={IconUsers}
-      description="Search, sort and page through your customers, choose the table's columns and open any customer's details."
-    />
-  );
+  const { customerId } = useParams<{ customerId?: string }>();
+  const [, navigate] = useLocation();
+  return <CustomersView customerId={customerId ?? null} onOpenCustomer={(id) => navigate(`/customers/${encodeURIComponent(id)}`)} onCloseCustomer={() => navigate('/customers')} />;
 }

@@ -1,5 +1,6 @@
 import { authMachine } from '../../machines/auth/authMachine';
 import { anyAuthTestModel } from './auth/authModel';
+import { columnRecalculationModelEntry } from './columnRecalculation/columnRecalculationModel';
 import { csvImportModelEntry } from './csvImport/csvImportModel';
 import { liveConnectionModelEntry } from './liveConnection/liveConnectionModel';
 import { paymentsImportModelEntry } from './mappingWizard/paymentsImportModel';
@@ -26,4 +27,5 @@ export const machineModels: MachineModelEntry[] = [
   reportFilterModelEntry,
   reportPageModelEntry,
   presentationModelEntry,
+  columnRecalculationModelEntry,
 ];

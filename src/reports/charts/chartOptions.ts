@@ -6,9 +6,12 @@ import type { ChartModel, ChartSeriesModel, SectionPointInfo } from './sectionMo
 
 /** What the lazily loaded chart receives: exactly the props of react-apexcharts. */
 export interface ApexChartProps {
-  type: 'line' | 'bar';
-  /** `type` per series only in a mixed chart (a stacked bar chart with its net drawn as a line). */
-  series: { name: string; data: (number | null)[]; type?: 'line' | 'bar' }[];
+  type: 'line' | 'bar' | 'scatter';
+  /**
+   * `type` per series only in a mixed chart (a stacked bar chart with its net drawn as a line);
+   * a scatter chart's points are `{x, y}` (explore's customers).
+   */
+  series: { name: string; data: (number | null)[] | { x: number; y: number }[]; type?: 'line' | 'bar' }[];
   options: ApexOptions;
   height: number;
   width: string | number;

@@ -1,4 +1,5 @@
-import { Alert, Anchor, Badge, Group, Modal, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Modal, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { IconChartDots3 } from '@tabler/icons-react';
 import { DETAILS_DIALOG_WIDTH_PX } from '../../../models/constants';
 import { cohortColumnLabel } from '../charts/CohortTable';
 import { formatMoney, formatNumber, formatValue, NO_VALUE, valueUnitOf } from '../charts/format';
@@ -19,6 +20,13 @@ export interface SectionDetailsDialogProps {
   onClose: () => void;
   /** A customer's name was clicked. */
   onOpenCustomer: (customerId: string) => void;
+  /** 'Explore customers' was clicked; without it (or for a cohort cell, or rows that are not customers' subscriptions) there is no such button. */
+  onExplore?: () => void;
+}
+
+/** Whether the point's customers can be explored: its rows are customers' subscriptions, not a cohort cell's. */
+export function explorable(point: SectionPointInfo, details: SectionDetails): boolean {
+  return point.column === undefined && details.items.length > 0 && details.items.every((item) => item.underlying_data === 'subscriptions');
 }
 
 const ROWS_CHART_HEIGHT = 260;
@@ -36,7 +44,7 @@ export function detailsTitle(section: ReportSection, point: SectionPointInfo): s
  * with a bar chart of them (zeros hidden), the rest summed in one row and the total, so the
  * rows visibly add up to the number on the chart; for a rate, the calculation behind it.
  */
-export function SectionDetailsDialog({ target, state, onClose, onOpenCustomer }: SectionDetailsDialogProps) {
+export function SectionDetailsDialog({ target, state, onClose, onOpenCustomer, onExplore }: SectionDetailsDialogProps) {
   return (
     <Modal opened={target !== null} onClose={onClose} size={DETAILS_DIALOG_WIDTH_PX} title={target ? detailsTitle(target.section, target.point) : ''} closeButtonProps={{ 'aria-label': 'Close details' }}>
       {target && state.status === 'loading' && (
@@ -54,6 +62,13 @@ export function SectionDetailsDialog({ target, state, onClose, onOpenCustomer }:
       )}
       {target && state.status === 'ready' && (
         <Stack gap="xl">
+          {onExplore && explorable(target.point, state.details) && (
+            <Group justify="flex-end">
+              <Button variant="light" size="xs" leftSection={<IconChartDots3 size={16} />} onClick={onExplore}>
+                Explore customers
+              </Button>
+            </Group>
+          )}
           {state.details.items.length === 0 && <Text c="dimmed">Nothing to show for this point.</Text>}
           {state.details.items.map((item, k) => (
             <ItemDetails

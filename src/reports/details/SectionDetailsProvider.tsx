@@ -1,15 +1,17 @@
 import { skipToken, useQuery } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
+import { useLocation } from 'wouter';
 import { useApi } from '../../api/ApiContext';
 import { apiKey } from '../../api/queries';
 import { CustomerDrawer } from '../../customers/CustomerDrawer';
+import { explorePath, type ExploreRouteState } from '../../customers/explore/exploreApi';
 import type { CustomerServices } from '../../customers/customersApi';
 import type { ReportSection, SectionPointInfo } from '../charts/sectionModel';
 import type { FilterItem } from '../../../models/reportFilter';
 import { createDetailsServices, detailsKey } from './detailsApi';
 import type { DetailsServices } from './detailsApi';
-import { SectionDetailsDialog } from './SectionDetailsDialog';
+import { detailsTitle, SectionDetailsDialog } from './SectionDetailsDialog';
 import type { DetailsState } from './SectionDetailsDialog';
 
 type PointClick = (point: SectionPointInfo) => void;
@@ -49,6 +51,7 @@ export function SectionDetailsProvider({ sections, currency, filter = null, chil
   sectionsRef.current = sections;
   const [target, setTarget] = useState<{ section: ReportSection; point: SectionPointInfo } | null>(null);
   const [customerId, setCustomerId] = useState<string | null>(null);
+  const [location, navigate] = useLocation();
 
   // Stable: the charts are memoised and must not redraw when the report changes around them.
   const open = useCallback<PointClick>((point) => {
@@ -65,10 +68,18 @@ export function SectionDetailsProvider({ sections, currency, filter = null, chil
   });
   const state: DetailsState = query.data ? { status: 'ready', details: query.data } : query.isError && !query.isFetching ? { status: 'failed' } : { status: 'loading' };
 
+  // Explore: the point's customers on their own page, with the dialog's title and the way back.
+  const handleExplore = () => {
+    if (!target) return;
+    const { point: clicked, section } = target;
+    const state: ExploreRouteState = { title: detailsTitle(section, clicked), returnTo: location };
+    navigate(explorePath({ sectionId: clicked.sectionId, segmentId: clicked.segmentId || 'total', date: clicked.time, ...(clicked.segmentValue !== undefined ? { segmentValue: clicked.segmentValue } : {}) }), { state });
+  };
+
   return (
     <SectionDetailsContext value={open}>
       {children}
-      <SectionDetailsDialog target={target} state={state} onClose={() => setTarget(null)} onOpenCustomer={setCustomerId} />
+      <SectionDetailsDialog target={target} state={state} onClose={() => setTarget(null)} onOpenCustomer={setCustomerId} onExplore={handleExplore} />
       <CustomerDrawer customerId={customerId} onClose={() => setCustomerId(null)} {...(currency ? { currency } : {})} {...(customerServices ? { services: customerServices } : {})} />
     </SectionDetailsContext>
   );

@@ -90,7 +90,8 @@ describe('CustomerDrawer', () => {
     const drawer = await screen.findByRole('dialog', { name: /Details: Acme/ });
     expect(await within(drawer).findByRole('group', { name: 'MRR' })).toHaveTextContent('$120');
     expect(within(drawer).getByRole('group', { name: 'Total revenue' })).toHaveTextContent('$1,300');
-    expect(within(drawer).getByText('Country: PL')).toBeInTheDocument();
+    const attributes = await within(drawer).findByRole('table', { name: 'Attributes' });
+    expect(within(attributes).getByRole('row', { name: /Country PL/ })).toBeInTheDocument();
     expect(within(drawer).getByRole('figure', { name: 'Revenue timeline' })).toBeInTheDocument();
     const table = await within(drawer).findByRole('table', { name: 'Payments' });
     expect(within(table).getAllByRole('row')).toHaveLength(3);
