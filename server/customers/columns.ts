@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { compileFormula, type ColumnFetcher } from '../../models/customerColumns';
+import type { ColumnFetcher } from '../../models/customerColumns';
+import type { compileFormula } from '../../models/customerFormula';
 import { copyText } from '../db/copyText';
 import type { Database } from '../db/database';
 import type { CustomerColumnDefinitionsTable, DB } from '../db/schema';
@@ -142,12 +143,12 @@ export interface ColumnValues {
 }
 
 /** Every (not deleted) customer's value of the formula over the variables, in one pass per variable. */
-export function computeColumnValues(snapshot: AccountSnapshot, definition: { formula: string; variables: readonly ColumnVariable[] }, todayIso: string): ColumnValues {
+export function computeColumnValues(snapshot: AccountSnapshot, definition: { formula: string; variables: readonly ColumnVariable[] }, todayIso: string, compile: typeof compileFormula): ColumnValues {
   const today = dayFromIso(todayIso);
   const { customers } = snapshot;
   const settings = resolveMetricsSettings(snapshot.account);
   const converter = createConverter(snapshot, settings);
-  const compiled = compileFormula(definition.formula, definition.variables.map((v) => v.name));
+  const compiled = compile(definition.formula, definition.variables.map((v) => v.name));
   const ids = new Int32Array(customers.count);
   const values: (number | null)[] = [];
   let n = 0;
@@ -242,7 +243,9 @@ export async function recalculateColumn(database: Database, metrics: MetricsServ
   const snapshot = await metrics.getSnapshot(accountId);
   lap('snapshotMs');
   const today = now.toISOString().slice(0, 10);
-  const computed = computeColumnValues(snapshot, { formula: definition.formula, variables: storedVariables(definition.variables) }, today);
+  // The formula parser (mathjs) loads with the first column computed, not with the server.
+  const { compileFormula: compile } = await import('../../models/customerFormula');
+  const computed = computeColumnValues(snapshot, { formula: definition.formula, variables: storedVariables(definition.variables) }, today, compile);
   lap('computeMs');
   const write = (keep: ((customerId: string) => boolean) | null) =>
     database.session((session) =>

@@ -5,7 +5,6 @@ import {
   COLUMN_NAME_MAX_LENGTH,
   COLUMN_VARIABLE_NAME_MAX_LENGTH,
   COLUMN_VARIABLES_MAX,
-  columnDefinitionErrors,
   normalizeColumnDefinition,
   type ColumnDefinitionInput,
 } from '../../models/customerColumns';
@@ -65,8 +64,10 @@ function inputOf(body: DefinitionBodyType): ColumnDefinitionInput {
 }
 
 /** 422 with one entry per problem (pointers /body/name, /body/variables/0/start_month, ...), else the definition to store. */
-function validated(body: DefinitionBodyType): { name: string; formula: string; variables: ColumnVariable[] } {
+async function validated(body: DefinitionBodyType): Promise<{ name: string; formula: string; variables: ColumnVariable[] }> {
   const input = inputOf(body);
+  // The formula parser (mathjs) loads on the first save, not with the server.
+  const { columnDefinitionErrors } = await import('../../models/customerFormula');
   const errors = columnDefinitionErrors(input);
   const entries = Object.entries(errors);
   if (entries.length > 0) {
@@ -122,7 +123,7 @@ export const customerColumnsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { accountId, userId } = authOf(request);
-      const definition = validated(request.body);
+      const definition = await validated(request.body);
       const id = `ccd${randomAlphanumeric(12)}`;
       await db.transaction().execute(async (trx) => {
         await trx
@@ -158,7 +159,7 @@ export const customerColumnsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { id } = request.params;
       const existing = await findDefinition(db, accountId, id);
       if (!existing) throw ApiError.of(404, COLUMN_DEFINITION_NOT_FOUND);
-      const definition = validated(request.body);
+      const definition = await validated(request.body);
       // Only a finished definition changes (one statement, so a recalculation starting meanwhile is not overwritten).
       const updated = await db
         .updateTable('customer_column_definitions')

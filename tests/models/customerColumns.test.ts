@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   COLUMN_NAME_REQUIRED_MESSAGE,
-  columnDefinitionErrors,
-  compileFormula,
   END_MONTH_REQUIRED_MESSAGE,
   END_YEAR_REQUIRED_MESSAGE,
   FETCHER_REQUIRED_MESSAGE,
@@ -16,6 +14,7 @@ import {
   type ColumnDefinitionInput,
   type ColumnVariableInput,
 } from '../../models/customerColumns';
+import { columnDefinitionErrors, compileFormula } from '../../models/customerFormula';
 
 const tcv: ColumnVariableInput = { fetcher: 'BookedTotalContractValue', name: 'tcv', start_month: 1, start_year: 2025, end_month: 12, end_year: 2025 };
 const mrr: ColumnVariableInput = { fetcher: 'Mrr', name: 'mrr', start_month: 12, start_year: 2025, end_month: null, end_year: null };

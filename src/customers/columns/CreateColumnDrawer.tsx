@@ -8,7 +8,8 @@ import type { ColumnRecalculationActorRef } from '../../../machines/columnRecalc
 import { isSaving, saveFailureMessages } from '../../../machines/columnRecalculation/selectors';
 import type { ColumnDefinition } from '../../../machines/columnRecalculation/types';
 import { COLUMN_YEAR_FIRST, COLUMN_YEAR_LAST, DRAWER_WIDTH_MAX } from '../../../models/constants';
-import { COLUMN_FETCHERS, COLUMN_VARIABLES_MAX, columnDefinitionErrors, compileFormula, FORMULA_FUNCTION_NAMES, normalizeColumnDefinition } from '../../../models/customerColumns';
+import { COLUMN_FETCHERS, COLUMN_VARIABLES_MAX, FORMULA_FUNCTION_NAMES, normalizeColumnDefinition } from '../../../models/customerColumns';
+import { columnDefinitionErrors, compileFormula } from '../../../models/customerFormula';
 import type { ColumnDefinitionInput, ColumnFetcher, ColumnVariableInput } from '../../../models/customerColumns';
 import { FailureAlert } from '../../components/FailureAlert';
 import { formatNumber, NO_VALUE } from '../../reports/charts/format';
