@@ -21,8 +21,10 @@ export function ReportGroupPage() {
   const [, navigate] = useLocation();
   const query = useQuery({
     queryKey: apiKey('/business_report_groups/by_secret', { secret, ...(currency ? { currency } : {}) }),
-    queryFn: async ({ signal }) => {
-      const { data, response } = await client.GET('/business_report_groups/by_secret', { params: { query: { secret, ...(currency ? { currency } : {}) } }, signal });
+    // No abort signal: the app shell may remount the page while the signed-in user is read
+    // again at load, and a lookup cancelled then was left pending with no retry.
+    queryFn: async () => {
+      const { data, response } = await client.GET('/business_report_groups/by_secret', { params: { query: { secret, ...(currency ? { currency } : {}) } } });
       if (!data) throw new ApiCallError(REPORT_FETCH_FAILURE, response.status);
       return data;
     },
