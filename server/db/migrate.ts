@@ -12,6 +12,7 @@ import * as reportRevision from './migrations/0010_report_revision';
 import * as reportSuccessors from './migrations/0011_report_successors';
 import * as customerPaging from './migrations/0012_customer_paging';
 import * as customerColumns from './migrations/0013_customer_columns';
+import * as accountPlans from './migrations/0014_account_plans';
 import type { DB } from './schema';
 
 /**
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0011_report_successors': reportSuccessors,
   '0012_customer_paging': customerPaging,
   '0013_customer_columns': customerColumns,
+  '0014_account_plans': accountPlans,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,0 +1,2 @@
+/** Stub (issue 21). */
+export {};
