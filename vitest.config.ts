@@ -1,4 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
@@ -18,6 +20,35 @@ const DATABASE_FREE_SERVER_TESTS = [
   'tests/server/imports/paymentIdFilter.test.ts',
   'tests/server/demo/generate.test.ts',
 ];
+
+/**
+ * View tests (jsdom) that replace a module with `vi.mock`: they run isolated, each file with its
+ * own module graph. The rest share one module graph per worker (`isolate: false`), which spares
+ * every file the import of React, Mantine and the app (that import was most of the project's
+ * time: about 4 of its 15 minutes of CPU). A file that mocks a module is found by its text, so a
+ * new one lands in the right project on its own.
+ */
+const VIEW_TESTS = 'tests/src';
+const viewTestFiles = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return viewTestFiles(file);
+    return /\.test\.tsx?$/.test(entry.name) ? [file] : [];
+  });
+const MOCKING_VIEW_TESTS = viewTestFiles(VIEW_TESTS).filter((file) => /\bvi\.(?:mock|doMock)\(/.test(readFileSync(file, 'utf8')));
+
+const viewProject = (name: string, isolated: boolean) => ({
+  plugins: [react()],
+  test: {
+    name,
+    include: isolated ? MOCKING_VIEW_TESTS : [`${VIEW_TESTS}/**/*.test.{ts,tsx}`],
+    exclude: isolated ? [] : MOCKING_VIEW_TESTS,
+    isolate: isolated,
+    environment: 'jsdom' as const,
+    setupFiles: ['tests/src/setup.ts'],
+    testTimeout: 20_000,
+  },
+});
 
 export default defineConfig({
   test: {
@@ -40,16 +71,8 @@ export default defineConfig({
           pool: 'forks',
         },
       },
-      {
-        plugins: [react()],
-        test: {
-          name: 'src',
-          include: ['tests/src/**/*.test.{ts,tsx}'],
-          environment: 'jsdom',
-          setupFiles: ['tests/src/setup.ts'],
-          testTimeout: 20_000,
-        },
-      },
+      viewProject('src', true),
+      viewProject('src-shared', false),
     ],
   },
 });

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, GeneratedAlways } from 'kysely';
+import type { PlanId } from '../plans/catalogue';
 
 /**
  * Kysely types of every table created by the migrations (docs/data-model.md describes them).
@@ -139,6 +140,8 @@ export interface AccountsTable {
   /** METRICS.md: metered items count toward MRR only when this is on. */
   include_metered_in_mrr: Generated<boolean>;
   is_demo: Generated<boolean>;
+  /** The account's plan (server/plans/catalogue.ts); 'starter' unless chosen (migration 0014). */
+  plan_id: Generated<PlanId>;
   /** Raised by triggers on every change to what the metrics snapshot is built from (migration 0004). */
   data_version: Generated<number>;
   created_at: GeneratedTimestamp;

@@ -4,6 +4,7 @@ import { REPORT_TEMPLATES } from '../reports/templates';
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { hashPassword } from '../auth/password';
+import { DEMO_PLAN_ID } from '../plans/catalogue';
 import type { DB, PaymentVersionDiscount, PaymentVersionItem } from '../db/schema';
 import {
   DEFAULT_DEMO_CUSTOMERS,
@@ -135,7 +136,7 @@ export async function seedDemoAccount(db: Kysely<DB>, options: SeedDemoOptions):
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('accounts')
-      .values({ id: accountId, name: DEMO_ACCOUNT_NAME, currency: 'USD', is_demo: true })
+      .values({ id: accountId, name: DEMO_ACCOUNT_NAME, currency: 'USD', is_demo: true, plan_id: DEMO_PLAN_ID })
       .execute();
     await trx
       .insertInto('users')

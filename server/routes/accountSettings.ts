@@ -5,28 +5,29 @@ import { BEARER, errorResponses } from '../auth/schemas';
 import type { DB } from '../db/schema';
 import { ApiError } from '../http/errors';
 import { UNKNOWN_CURRENCY } from '../reports/reports';
+import {
+  BAD_SINCE,
+  CHURN_WINDOW_RANGE,
+  DUPLICATE_ISO,
+  DUPLICATE_SINCE,
+  isIsoDay,
+  MAX_CHURN_WINDOW_SECONDS,
+  MAX_EXCHANGE_RATE,
+  MIN_EXCHANGE_RATE,
+  RATE_NOT_POSITIVE,
+  RATES_REQUIRED,
+  type ExchangeRateRow,
+} from '../../models/accountSettings';
+import { afterChange } from '../customers/changes';
 
 /**
  * Account settings (second spec document, the account settings screen): the account's currency,
  * whether anyone with a report's secret may read it (`anonymous_access_allowed`), the churn
  * window, the exchange mode and its own rates, movement matching and corrections handling. Full
- * users of the account read and change them; nothing here names another account. Recomputing
- * the reports after a change is issue 21 (today a change that moves the numbers makes the
- * reports stale through the account's data version, where triggers raise it).
+ * users of the account read and change them; nothing here names another account. A change
+ * to anything but anonymous access raises the account's data version (so every report turns
+ * stale) and recalculates the latest reports; resending the stored values changes nothing.
  */
-
-/** Ten years: the longest churn window. */
-export const MAX_CHURN_WINDOW_SECONDS = 10 * 365 * 86_400;
-/** The smallest rate the column keeps (numeric(20, 10)) and the largest it holds. */
-const MIN_RATE = 1e-10;
-const MAX_RATE = 1e9;
-
-export const CHURN_WINDOW_RANGE = `The churn window is a whole number of seconds from 0 to ${MAX_CHURN_WINDOW_SECONDS} (ten years)`;
-export const RATE_NOT_POSITIVE = 'Should be a number greater than 0';
-export const BAD_SINCE = 'Should be a date (YYYY-MM-DD)';
-export const DUPLICATE_SINCE = 'Each date may have one row of exchange rates only';
-export const DUPLICATE_ISO = 'Each currency may have one rate per date only';
-export const RATES_REQUIRED = 'At least one row of exchange rates must be provided';
 
 const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' });
 const TakeRatesFrom = Type.Union([Type.Literal('subscription_started_at'), Type.Literal('beginning_of_month'), Type.Literal('account')], {
@@ -40,7 +41,7 @@ const ExchangeRatesSchema = Type.Array(
     rates: Type.Array(
       Type.Object({
         iso: Currency,
-        rate: Type.Number({ maximum: MAX_RATE, description: 'One unit of the account currency buys `rate` units of `iso` (greater than 0)' }),
+        rate: Type.Number({ maximum: MAX_EXCHANGE_RATE, description: 'One unit of the account currency buys `rate` units of `iso` (greater than 0)' }),
       }),
       { maxItems: 200 },
     ),
@@ -65,14 +66,6 @@ const AccountSettingsSchema = Type.Composite([
 
 type AccountSettings = Static<typeof AccountSettingsSchema>;
 type SettingsChange = Partial<Static<typeof WritableSettings>>;
-
-/** Whether `text` (YYYY-MM-DD) is a real day PostgreSQL keeps (years 1900 to 9999). */
-function isDay(text: string): boolean {
-  const [year, month, day] = text.split('-').map(Number) as [number, number, number];
-  if (year < 1900 || year > 9999) return false;
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
 
 async function accountSettings(db: Kysely<DB>, accountId: string): Promise<AccountSettings> {
   const account = await db
@@ -99,6 +92,14 @@ async function accountSettings(db: Kysely<DB>, accountId: string): Promise<Accou
   };
 }
 
+/** Whether the stored rates are the given rows (a rate compared at the ten decimal places the column keeps). */
+function sameRates(stored: readonly { since: unknown; iso: string; rate: unknown }[], rows: readonly ExchangeRateRow[]): boolean {
+  const key = (since: string, iso: string, rate: number) => `${since} ${iso} ${rate.toFixed(10)}`;
+  const before = stored.map((row) => key(String(row.since).slice(0, 10), row.iso, Number(row.rate))).sort();
+  const after = rows.flatMap((row) => row.rates.map((rate) => key(row.since, rate.iso, rate.rate))).sort();
+  return before.length === after.length && before.every((entry, k) => entry === after[k]);
+}
+
 /** Every problem of a change, each at its field (422); known currencies are checked against the table. */
 async function problemsOf(db: Kysely<DB>, change: SettingsChange, mode: string, hasRates: boolean): Promise<ApiError['entries']> {
   const problems: ApiError['entries'] = [];
@@ -109,7 +110,7 @@ async function problemsOf(db: Kysely<DB>, change: SettingsChange, mode: string, 
   const asked = new Set<string>(change.currency ? [change.currency] : []);
   const seenSince = new Set<string>();
   rows.forEach((row, k) => {
-    if (!isDay(row.since)) problems.push({ detail: BAD_SINCE, source: { pointer: `/account_exchange_rates/${k}/since` } });
+    if (!isIsoDay(row.since)) problems.push({ detail: BAD_SINCE, source: { pointer: `/account_exchange_rates/${k}/since` } });
     else if (seenSince.has(row.since)) problems.push({ detail: DUPLICATE_SINCE, source: { pointer: `/account_exchange_rates/${k}/since` } });
     seenSince.add(row.since);
     const seenIso = new Set<string>();
@@ -117,7 +118,7 @@ async function problemsOf(db: Kysely<DB>, change: SettingsChange, mode: string, 
       asked.add(rate.iso);
       if (seenIso.has(rate.iso)) problems.push({ detail: DUPLICATE_ISO, source: { pointer: `/account_exchange_rates/${k}/rates/${j}/iso` } });
       seenIso.add(rate.iso);
-      if (!Number.isFinite(rate.rate) || rate.rate < MIN_RATE) problems.push({ detail: RATE_NOT_POSITIVE, source: { pointer: `/account_exchange_rates/${k}/rates/${j}/rate` } });
+      if (!Number.isFinite(rate.rate) || rate.rate < MIN_EXCHANGE_RATE) problems.push({ detail: RATE_NOT_POSITIVE, source: { pointer: `/account_exchange_rates/${k}/rates/${j}/rate` } });
     });
   });
   if (mode === 'account' && !hasRates) problems.push({ detail: RATES_REQUIRED, source: { pointer: '/account_exchange_rates' } });
@@ -170,17 +171,26 @@ export const accountSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { accountId } = authOf(request);
       const change = request.body as SettingsChange;
-      await db.transaction().execute(async (trx) => {
+      const moved = await db.transaction().execute(async (trx) => {
         // The account row first, locked: two changes at once apply one after the other.
-        const current = await trx.selectFrom('accounts').select('take_exchange_rates_from').where('id', '=', accountId).forUpdate().executeTakeFirstOrThrow();
+        const current = await trx
+          .selectFrom('accounts')
+          .select(['take_exchange_rates_from', 'data_version'])
+          .where('id', '=', accountId)
+          .forUpdate()
+          .executeTakeFirstOrThrow();
+        const stored = await trx.selectFrom('account_exchange_rates').select(['since', 'iso', 'rate']).where('account_id', '=', accountId).execute();
         const mode = change.take_exchange_rates_from ?? current.take_exchange_rates_from;
-        const hasRates =
-          change.account_exchange_rates !== undefined
-            ? change.account_exchange_rates.some((row) => row.rates.length > 0)
-            : (await trx.selectFrom('account_exchange_rates').select('iso').where('account_id', '=', accountId).limit(1).executeTakeFirst()) !== undefined;
+        const hasRates = change.account_exchange_rates !== undefined ? change.account_exchange_rates.some((row) => row.rates.length > 0) : stored.length > 0;
         const problems = await problemsOf(trx, change, mode, hasRates);
         if (problems.length > 0) throw new ApiError(422, problems);
         const rates = change.account_exchange_rates;
+        // Rates first: their triggers raise the data version only while this transaction has not written the account row yet.
+        if (rates !== undefined && !sameRates(stored, rates)) {
+          await trx.deleteFrom('account_exchange_rates').where('account_id', '=', accountId).execute();
+          const values = rates.flatMap((row) => row.rates.map((rate) => ({ account_id: accountId, since: row.since, iso: rate.iso, rate: String(rate.rate) })));
+          if (values.length > 0) await trx.insertInto('account_exchange_rates').values(values).execute();
+        }
         // Only the named columns are written: nothing in the body can name another account.
         const columns = {
           ...(change.currency !== undefined && { currency: change.currency }),
@@ -190,13 +200,17 @@ export const accountSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
           ...(change.match_movements_by_currency !== undefined && { match_movements_by_currency: change.match_movements_by_currency }),
           ...(change.corrections_handling !== undefined && { corrections_handling: change.corrections_handling }),
         };
-        await trx.updateTable('accounts').set({ ...columns, updated_at: new Date() }).where('id', '=', accountId).execute();
-        if (rates !== undefined) {
-          await trx.deleteFrom('account_exchange_rates').where('account_id', '=', accountId).execute();
-          const values = rates.flatMap((row) => row.rates.map((rate) => ({ account_id: accountId, since: row.since, iso: rate.iso, rate: String(rate.rate) })));
-          if (values.length > 0) await trx.insertInto('account_exchange_rates').values(values).execute();
-        }
+        // The row's trigger raises the data version when a column the numbers depend on changed (migration 0014).
+        const after = await trx
+          .updateTable('accounts')
+          .set({ ...columns, updated_at: new Date() })
+          .where('id', '=', accountId)
+          .returning('data_version')
+          .executeTakeFirstOrThrow();
+        return Number(after.data_version) !== Number(current.data_version);
       });
+      // After the commit: every report is stale now, the latest recalculate with the new settings.
+      if (moved) await afterChange(app, accountId);
       return accountSettings(db, accountId);
     },
   );

@@ -817,6 +817,151 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/object_attributes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account’s custom attributes, by object (customer, payment, cost) then name */
+        get: operations["listObjectAttributes"];
+        put?: never;
+        /**
+         * Adds a custom attribute (a customer attribute also gets its customer segment)
+         * @description A blank name is 422 'Name is required' at /name; a name another attribute of the same object has (case-insensitively) is 422 'An attribute with this name already exists'.
+         */
+        post: operations["createObjectAttribute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/object_attributes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Renames a custom attribute (and its customer segment); reports split by it are recalculated
+         * @description The same 422s as creating one.
+         */
+        put: operations["renameObjectAttribute"];
+        post?: never;
+        /**
+         * Deletes a custom attribute with its values
+         * @description Refused with 422 (a `detail` to show) while a segmentation groups the attribute or a share link pins one of its values. Sections split by it lose that segment and view filters their items about it; those reports are recalculated.
+         */
+        delete: operations["deleteObjectAttribute"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/segmenter_definitions/types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a segmentation can group: one type per custom attribute, and the payment built-ins (product, currency, item type) */
+        get: operations["listSegmenterTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/segmenter_definitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account’s segmentations, by name */
+        get: operations["listSegmenterDefinitions"];
+        put?: never;
+        /**
+         * Adds a segmentation; sections can then be split by its id
+         * @description Configurations the type does not allow are ignored. 422 at the field: /name 'Name is required' or 'At least 3 characters required'; /segment_id 'Attribute is required' (no type of this account); /products 'You must select a product to create this segmentation'; /mappings/{k}/value and /mappings/{k}/name 'Required'; /buckets/{k}/to 'Required', 'Value should be a number ex. 1200' or 'Max value can not be smaller than its min value'; /buckets/{k}/from when the buckets are not contiguous.
+         */
+        post: operations["createSegmenterDefinition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/segmenter_definitions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One segmentation */
+        get: operations["getSegmenterDefinition"];
+        /**
+         * Replaces a segmentation; reports split by it are recalculated
+         * @description 422 at the field: /name 'Name is required' or 'At least 3 characters required'; /segment_id 'Attribute is required' (no type of this account); /products 'You must select a product to create this segmentation'; /mappings/{k}/value and /mappings/{k}/name 'Required'; /buckets/{k}/to 'Required', 'Value should be a number ex. 1200' or 'Max value can not be smaller than its min value'; /buckets/{k}/from when the buckets are not contiguous.
+         */
+        put: operations["updateSegmenterDefinition"];
+        post?: never;
+        /**
+         * Deletes a segmentation
+         * @description Refused with 422 (a `detail` to show) while a share link pins one of its segments. Sections split by it lose that segment; those reports are recalculated.
+         */
+        delete: operations["deleteSegmenterDefinition"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every plan, cheapest first, and the account’s plan */
+        get: operations["listPlans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One plan; for the account’s own plan also what the account uses of its limits
+         * @description An id that is no plan is 404.
+         */
+        get: operations["getPlan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/business_report/sections/{id}/export_data": {
         parameters: {
             query?: never;
@@ -4273,9 +4418,9 @@ export interface operations {
                 currency?: string;
                 /** @description Default segment */
                 filter_type?: "segment" | "deal_owner" | "product";
-                /** @description segment: customer_segment:{segmentId} or subscription_segment:attribute:{attributeId} */
+                /** @description segment: customer_segment:{segmentId}, subscription_segment:attribute:{attributeId} or segmentation:{segmentationId} */
                 filter_segmenter_id?: string;
-                /** @description segment: the value */
+                /** @description segment: the value (for a segmentation: a group name, or Other) */
                 filter_segment_value?: string;
                 /** @description deal_owner: the owner’s name */
                 filter_owner_name?: string;
@@ -7533,6 +7678,1348 @@ export interface operations {
             };
         };
     };
+    listObjectAttributes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            name: string;
+                            /** @description customer, subscription_history (a payment attribute) or cost */
+                            object: "customer" | "subscription_history" | "cost";
+                            /** @description The customer segment of a customer attribute (what the values import and the customer drawer name); null for payment and cost attributes */
+                            segment_id: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createObjectAttribute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Not blank, at most 100 characters (trimmed); unique per object, case-insensitively */
+                    name: string;
+                    /** @description customer, subscription_history (a payment attribute) or cost */
+                    object: "customer" | "subscription_history" | "cost";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @description customer, subscription_history (a payment attribute) or cost */
+                        object: "customer" | "subscription_history" | "cost";
+                        /** @description The customer segment of a customer attribute (what the values import and the customer drawer name); null for payment and cost attributes */
+                        segment_id: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    renameObjectAttribute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Not blank, at most 100 characters (trimmed); unique per object, case-insensitively */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @description customer, subscription_history (a payment attribute) or cost */
+                        object: "customer" | "subscription_history" | "cost";
+                        /** @description The customer segment of a customer attribute (what the values import and the customer drawer name); null for payment and cost attributes */
+                        segment_id: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteObjectAttribute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listSegmenterTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            name: "customer_segment" | "subscription_segment" | "cost_segment";
+                            label: string;
+                            /** @description Customer attributes, Payment attributes or Cost attributes */
+                            group_label: string;
+                            /** @description The custom attribute’s id, or product, currency or item_type for the payment built-ins */
+                            segment_id: string;
+                            allowed_configuration: ("mappings" | "buckets" | "products")[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listSegmenterDefinitions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            name: string;
+                            type_name: "customer_segment" | "subscription_segment" | "cost_segment";
+                            segment_id: string;
+                            allowed_configuration: ("mappings" | "buckets" | "products")[];
+                            mappings: {
+                                /** @description A raw value of the attribute */
+                                value: string;
+                                /** @description The segment it is counted in */
+                                name: string;
+                            }[];
+                            buckets: {
+                                name: string;
+                                /** @description Whole number: 0 for the first bucket, the previous bucket’s `to` + 1 for the next */
+                                from: number;
+                                /** @description Whole number not below `from`; null (up to infinity) for the last bucket only */
+                                to: number | null;
+                            }[];
+                            products: string[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createSegmenterDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description At least 3 characters (trimmed), at most 100 */
+                    name?: string;
+                    /** @description customer_segment, subscription_segment or cost_segment: with segment_id, one of GET /segmenter_definitions/types */
+                    type_name?: string;
+                    segment_id?: string;
+                    /** @description When the type allows mappings: raw value -> segment name; a value in no mapping is counted in Other */
+                    mappings?: {
+                        /** @description A raw value of the attribute */
+                        value: string;
+                        /** @description The segment it is counted in */
+                        name: string;
+                    }[];
+                    /** @description When the type allows buckets: contiguous whole-number ranges from 0, the last one open; a value outside every bucket (or not a number) is counted in Other */
+                    buckets?: {
+                        name: string;
+                        /** @description Whole number: 0 for the first bucket, the previous bucket’s `to` + 1 for the next */
+                        from: number;
+                        /** @description Whole number not below `from`; null (up to infinity) for the last bucket only */
+                        to: number | null;
+                    }[];
+                    /** @description When the type allows products (at least one): a segment per product, the rest in Other */
+                    products?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        type_name: "customer_segment" | "subscription_segment" | "cost_segment";
+                        segment_id: string;
+                        allowed_configuration: ("mappings" | "buckets" | "products")[];
+                        mappings: {
+                            /** @description A raw value of the attribute */
+                            value: string;
+                            /** @description The segment it is counted in */
+                            name: string;
+                        }[];
+                        buckets: {
+                            name: string;
+                            /** @description Whole number: 0 for the first bucket, the previous bucket’s `to` + 1 for the next */
+                            from: number;
+                            /** @description Whole number not below `from`; null (up to infinity) for the last bucket only */
+                            to: number | null;
+                        }[];
+                        products: string[];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getSegmenterDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        type_name: "customer_segment" | "subscription_segment" | "cost_segment";
+                        segment_id: string;
+                        allowed_configuration: ("mappings" | "buckets" | "products")[];
+                        mappings: {
+                            /** @description A raw value of the attribute */
+                            value: string;
+                            /** @description The segment it is counted in */
+                            name: string;
+                        }[];
+                        buckets: {
+                            name: string;
+                            /** @description Whole number: 0 for the first bucket, the previous bucket’s `to` + 1 for the next */
+                            from: number;
+                            /** @description Whole number not below `from`; null (up to infinity) for the last bucket only */
+                            to: number | null;
+                        }[];
+                        products: string[];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateSegmenterDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description At least 3 characters (trimmed), at most 100 */
+                    name?: string;
+                    /** @description customer_segment, subscription_segment or cost_segment: with segment_id, one of GET /segmenter_definitions/types */
+                    type_name?: string;
+                    segment_id?: string;
+                    /** @description When the type allows mappings: raw value -> segment name; a value in no mapping is counted in Other */
+                    mappings?: {
+                        /** @description A raw value of the attribute */
+                        value: string;
+                        /** @description The segment it is counted in */
+                        name: string;
+                    }[];
+                    /** @description When the type allows buckets: contiguous whole-number ranges from 0, the last one open; a value outside every bucket (or not a number) is counted in Other */
+                    buckets?: {
+                        name: string;
+                        /** @description Whole number: 0 for the first bucket, the previous bucket’s `to` + 1 for the next */
+                        from: number;
+                        /** @description Whole number not below `from`; null (up to infinity) for the last bucket only */
+                        to: number | null;
+                    }[];
+                    /** @description When the type allows products (at least one): a segment per product, the rest in Other */
+                    products?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        type_name: "customer_segment" | "subscription_segment" | "cost_segment";
+                        segment_id: string;
+                        allowed_configuration: ("mappings" | "buckets" | "products")[];
+                        mappings: {
+                            /** @description A raw value of the attribute */
+                            value: string;
+                            /** @description The segment it is counted in */
+                            name: string;
+                        }[];
+                        buckets: {
+                            name: string;
+                            /** @description Whole number: 0 for the first bucket, the previous bucket’s `to` + 1 for the next */
+                            from: number;
+                            /** @description Whole number not below `from`; null (up to infinity) for the last bucket only */
+                            to: number | null;
+                        }[];
+                        products: string[];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteSegmenterDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listPlans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            name: string;
+                            description: string;
+                            /** @description Per month, in minor units of `currency` (cents) */
+                            monthly_price: number;
+                            /** @enum {string} */
+                            currency: "USD";
+                            limits: {
+                                /** @description null: unlimited */
+                                customers: number | null;
+                                /** @description null: unlimited */
+                                users: number | null;
+                                /** @description null: unlimited */
+                                integrations: number | null;
+                            };
+                        }[];
+                        current_plan_id: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A plan id, e.g. growth */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        description: string;
+                        /** @description Per month, in minor units of `currency` (cents) */
+                        monthly_price: number;
+                        /** @enum {string} */
+                        currency: "USD";
+                        limits: {
+                            /** @description null: unlimited */
+                            customers: number | null;
+                            /** @description null: unlimited */
+                            users: number | null;
+                            /** @description null: unlimited */
+                            integrations: number | null;
+                        };
+                        /** @description Whether this is the account’s plan */
+                        current: boolean;
+                        /** @description What the account uses of the limits; only for the account’s current plan */
+                        usage?: {
+                            /** @description Customers that are not deleted */
+                            customers: number;
+                            /** @description Users of the account, invited ones included */
+                            users: number;
+                            /** @description Integrations that are configured */
+                            integrations: number;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     exportSectionData: {
         parameters: {
             query?: {
@@ -8640,9 +10127,9 @@ export interface operations {
                 limit?: number;
                 /** @description Default segment */
                 filter_type?: "segment" | "deal_owner" | "product";
-                /** @description segment: customer_segment:{segmentId} or subscription_segment:attribute:{attributeId} */
+                /** @description segment: customer_segment:{segmentId}, subscription_segment:attribute:{attributeId} or segmentation:{segmentationId} */
                 filter_segmenter_id?: string;
-                /** @description segment: the value */
+                /** @description segment: the value (for a segmentation: a group name, or Other) */
                 filter_segment_value?: string;
                 /** @description deal_owner: the owner’s name */
                 filter_owner_name?: string;
@@ -8914,9 +10401,9 @@ export interface operations {
                 limit?: number;
                 /** @description Default segment */
                 filter_type?: "segment" | "deal_owner" | "product";
-                /** @description segment: customer_segment:{segmentId} or subscription_segment:attribute:{attributeId} */
+                /** @description segment: customer_segment:{segmentId}, subscription_segment:attribute:{attributeId} or segmentation:{segmentationId} */
                 filter_segmenter_id?: string;
-                /** @description segment: the value */
+                /** @description segment: the value (for a segmentation: a group name, or Other) */
                 filter_segment_value?: string;
                 /** @description deal_owner: the owner’s name */
                 filter_owner_name?: string;
@@ -10742,9 +12229,9 @@ export interface operations {
                 currency?: string;
                 /** @description Default segment */
                 filter_type?: "segment" | "deal_owner" | "product";
-                /** @description segment: customer_segment:{segmentId} or subscription_segment:attribute:{attributeId} */
+                /** @description segment: customer_segment:{segmentId}, subscription_segment:attribute:{attributeId} or segmentation:{segmentationId} */
                 filter_segmenter_id?: string;
-                /** @description segment: the value */
+                /** @description segment: the value (for a segmentation: a group name, or Other) */
                 filter_segment_value?: string;
                 /** @description deal_owner: the owner’s name */
                 filter_owner_name?: string;

@@ -1,104 +1,51 @@
-import { Button, Card, Group, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
-import { IconArrowRight, IconFileSpreadsheet, IconSettings, IconUpload, IconUsersGroup } from '@tabler/icons-react';
-import { useSelector } from '@xstate/react';
-import { Link } from 'wouter';
-import { selectOpenLabel } from '../../machines/csvImport/selectors';
+import { SimpleGrid, Stack } from '@mantine/core';
 import { hasFullAccess } from '../../models/auth';
 import { PageHeader } from '../components/PageHeader';
-import { CsvImportDialog, CsvImportStatusBadge, useCsvImport } from '../imports/CsvImportDialog';
 import { useSession } from '../session/SessionContext';
-import { ApiTokenCard } from '../settings/ApiTokenCard';
-import { CustomAttributesCard } from '../settings/CustomAttributesCard';
+import { AccountCard } from '../settings/account/AccountCard';
+import { CustomAttributesSection } from '../settings/attributes/CustomAttributesSection';
+import { ApiTokenCard } from '../settings/dataSources/ApiTokenCard';
+import { CsvImportCard } from '../settings/dataSources/CsvImportCard';
+import { PlanSection } from '../settings/plan/PlanSection';
+import { SegmentationSection } from '../settings/segmentation/SegmentationSection';
+import { SettingsSection } from '../settings/SettingsSection';
+import { UsersCard } from '../settings/UsersCard';
 
-/** Settings: CSV import, the API token, the account's users and custom attributes now; account, integrations and segmentation later. */
+/** Settings: the account, its plan, data sources, custom attributes, segmentation and users (full users only). */
 export function SettingsPage() {
   const { user } = useSession();
   return (
     <>
-      <PageHeader title="Settings" description="Your data, your API access, custom attributes and the people who share your account." />
-      <Stack gap="xl">
-        {hasFullAccess(user) ? (
-          <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-            <CsvImportCard />
-            <ApiTokenCard />
-            <UsersCard />
-            <CustomAttributesCard />
-          </SimpleGrid>
-        ) : null}
-        <Paper withBorder p={{ base: 'lg', sm: 32 }} style={{ borderStyle: 'dashed' }}>
-          <Group gap="md" wrap="nowrap">
-            <ThemeIcon size={44} radius="xl" variant="light" color="gray" aria-hidden>
-              <IconSettings size={22} stroke={1.6} />
-            </ThemeIcon>
-            <Text c="dimmed">
-              Coming soon here: your account&apos;s currency and access, integrations with Stripe, Chargebee, HubSpot and other
-              billing tools, and segmentation.
-            </Text>
-          </Group>
-        </Paper>
-      </Stack>
+      <PageHeader title="Settings" description="Your account, your plan, where your data comes from, and how your reports slice it." />
+      {hasFullAccess(user) ? (
+        <Stack gap={40}>
+          <SettingsSection title="Account" description="The currency of your reports, who may open them, and how the numbers are calculated.">
+            <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+              <AccountCard />
+            </SimpleGrid>
+          </SettingsSection>
+          <SettingsSection title="Plan" description="Your plan, what you use of its limits, and the other plans.">
+            <PlanSection />
+          </SettingsSection>
+          <SettingsSection title="Data sources" description="Bring your payments and customers in from a spreadsheet or your own systems.">
+            <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+              <CsvImportCard />
+              <ApiTokenCard />
+            </SimpleGrid>
+          </SettingsSection>
+          <SettingsSection title="Custom attributes" description="Your own fields on customers, payments and costs, such as plan, industry or sales channel.">
+            <CustomAttributesSection />
+          </SettingsSection>
+          <SettingsSection title="Segmentation" description="Group attribute values into segments that split your report charts.">
+            <SegmentationSection />
+          </SettingsSection>
+          <SettingsSection title="Users" description="The people who share your account.">
+            <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+              <UsersCard />
+            </SimpleGrid>
+          </SettingsSection>
+        </Stack>
+      ) : null}
     </>
-  );
-}
-
-function UsersCard() {
-  return (
-    <Card>
-      <Stack gap="md" h="100%" justify="space-between">
-        <Group gap="sm" wrap="nowrap">
-          <ThemeIcon size={40} radius="md" variant="light" aria-hidden>
-            <IconUsersGroup size={22} stroke={1.6} />
-          </ThemeIcon>
-          <Stack gap={0}>
-            <Title order={2} fz="md">
-              Users
-            </Title>
-            <Text size="sm" c="dimmed">
-              See who has access to your account and invite colleagues.
-            </Text>
-          </Stack>
-        </Group>
-        <Button component={Link} href="/users" variant="light" rightSection={<IconArrowRight size={16} />} style={{ alignSelf: 'flex-start' }}>
-          Manage users
-        </Button>
-      </Stack>
-    </Card>
-  );
-}
-
-/**
- * Data sources: the Import CSV card. It runs the import (so an import started here goes on
- * while the dialog is closed, and one stored before a reload resumes) and shows its status.
- */
-function CsvImportCard() {
-  const actor = useCsvImport();
-  const openLabel = useSelector(actor, selectOpenLabel);
-  const [opened, { open, close }] = useDisclosure(false);
-  return (
-    <Card>
-      <Stack gap="md" h="100%" justify="space-between">
-        <Group gap="sm" wrap="nowrap">
-          <ThemeIcon size={40} radius="md" variant="light" aria-hidden>
-            <IconFileSpreadsheet size={22} stroke={1.6} />
-          </ThemeIcon>
-          <Stack gap={0}>
-            <Group gap="xs">
-              <Title order={2} fz="md">
-                Import CSV
-              </Title>
-              <CsvImportStatusBadge actor={actor} />
-            </Group>
-            <Text size="sm" c="dimmed">
-              Upload your payments from a spreadsheet: customer, start, end and monthly amount.
-            </Text>
-          </Stack>
-        </Group>
-        <Button variant="light" onClick={open} leftSection={<IconUpload size={16} />} style={{ alignSelf: 'flex-start' }}>
-          {openLabel}
-        </Button>
-      </Stack>
-      <CsvImportDialog actor={actor} opened={opened} onClose={close} />
-    </Card>
   );
 }

@@ -1,5 +1,6 @@
-import { ActionIcon, Popover, Stack, Switch, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Divider, Popover, Stack, Switch, Text, Tooltip } from '@mantine/core';
 import { IconSettings } from '@tabler/icons-react';
+import { AccountSettingsInForce } from '../../settings/account/AccountSettingsInForce';
 import type { ReportSettings } from './reportApi';
 
 export const SETTING_UPDATE_FAILURE = 'Sorry, could not update the setting. Please try again.';
@@ -22,7 +23,10 @@ interface SettingsPopoverProps {
   onChange(change: Partial<ReportSettings>): void;
 }
 
-/** The report's settings: five switches, each saved when flipped (the page shows a failure and keeps the old value). */
+/**
+ * The report's settings: five switches, each saved when flipped (the page shows a failure and
+ * keeps the old value), and the account settings in force, so a number can be explained.
+ */
 export function SettingsPopover({ settings, showsCurrentMonth, disabled, onChange }: SettingsPopoverProps) {
   return (
     <Popover position="bottom-end" shadow="md" trapFocus>
@@ -51,6 +55,8 @@ export function SettingsPopover({ settings, showsCurrentMonth, disabled, onChang
               />
             );
           })}
+          <Divider my={4} />
+          <AccountSettingsInForce />
         </Stack>
       </Popover.Dropdown>
     </Popover>

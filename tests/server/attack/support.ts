@@ -398,6 +398,8 @@ export interface SeededAccount {
   segmentId: string;
   /** `customer_segment:<segmentId>`: how sections name the segment. */
   segmenterId: string;
+  /** A segmentation of the customer attribute (POST /segmenter_definitions). */
+  segmentationId: string;
   commentId: string;
   customerIds: string[];
   /** A payments import waiting for its mapping, and one that is done. */
@@ -479,6 +481,8 @@ export async function seedAccount(app: FastifyInstance, db: TestDatabase, label:
   await app.imports.settled();
   expect((await call('GET', `/segments_importer/${doneSegments.import_id}`)).status).toBe('done');
   const pendingSegments = await upload('/segments_importer/draft', 'csv', values);
+  // A segmentation of the customer attribute (REST and GraphQL name it by id).
+  const segmentation = (await call('POST', '/segmenter_definitions', { name: `${marker} Plan groups`, type_name: 'customer_segment', segment_id: attributeId, mappings: [{ value: 'Gold', name: `${marker} Premium` }] }, 201)) as { id: string };
   // A deal and a payment attribute value: what the report filter picker lists (deal owners, segment values).
   await db.kysely
     .insertInto('deals')
@@ -546,6 +550,7 @@ export async function seedAccount(app: FastifyInstance, db: TestDatabase, label:
     attributeId,
     segmentId,
     segmenterId,
+    segmentationId: segmentation.id,
     commentId: comment.id,
     customerIds,
     subscriptionImportId: pending.import_id,
@@ -582,6 +587,11 @@ export const ID_BY_PATH: Array<[RegExp, (account: SeededAccount) => string]> = [
   [/^\/subscriptions\/csv_import\/\{id\}/, (account) => account.subscriptionImportId],
   [/^\/segments_importer\/\{id\}/, (account) => account.segmentImportId],
   [/^\/section_exports\/\{id\}/, (account) => account.exportId],
+  [/^\/object_attributes\/\{id\}/, (account) => account.attributeId],
+  [/^\/segmenter_definitions\/\{id\}/, (account) => account.segmentationId],
+  // Plans are the product's, shared by every account: no account has an id of its own to leak, so
+  // the probe is an id no plan has (404 for anyone); the plan routes' own tests cover the rest.
+  [/^\/plans\/\{id\}/, () => 'no-such-plan'],
 ];
 
 /**

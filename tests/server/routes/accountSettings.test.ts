@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../../../server/version';
-import { BAD_SINCE, CHURN_WINDOW_RANGE, DUPLICATE_ISO, DUPLICATE_SINCE, MAX_CHURN_WINDOW_SECONDS, RATE_NOT_POSITIVE, RATES_REQUIRED } from '../../../server/routes/accountSettings';
+import { BAD_SINCE, CHURN_WINDOW_RANGE, DUPLICATE_ISO, DUPLICATE_SINCE, MAX_CHURN_WINDOW_SECONDS, RATE_NOT_POSITIVE, RATES_REQUIRED } from '../../../models/accountSettings';
 import { createAuthTestApp, errorsOf, expectSignInRequired, sharedReportOnlyColleague, signUp, type AuthTestApp, type SignedUp } from '../auth/support';
 import { testEngine } from '../helpers/database';
 

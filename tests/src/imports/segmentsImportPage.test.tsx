@@ -91,7 +91,7 @@ describe('the attribute values import page', () => {
     const { container } = renderApp({ path: `/import-segments?segment=${MODEL_SEGMENT_ID}`, user: fullAccessUser });
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Import attribute values' })).toBeInTheDocument();
-    expect(screen.getByLabelText(`Attribute ${MODEL_SEGMENT_ID}`)).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Attribute' })).toBeInTheDocument();
     const steps = within(screen.getByLabelText('Import steps'));
     for (const [label, description] of [
       ['Upload', 'Your .csv file'],
@@ -104,19 +104,17 @@ describe('the attribute values import page', () => {
     expect(container.querySelector('input[type="file"]')).toHaveAttribute('accept', '.csv');
   });
 
-  it('says to choose the attribute in Settings when the address names none', async () => {
+  it('asks for the attribute when the address names none (tests/src/pages/ImportSegmentsPage.test.tsx: the picker)', async () => {
     const { container } = renderApp({ path: '/import-segments', user: fullAccessUser, api: defaultFakeApi() });
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Import attribute values' })).toBeInTheDocument();
-    expect(screen.getByRole('heading', { level: 2, name: 'Choose an attribute first' })).toBeInTheDocument();
-    expect(screen.getByText(/In Settings → Custom attributes, pick the attribute and choose 'Import attribute values'/)).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Go to Settings' })).toHaveAttribute('href', '/settings');
+    expect(screen.getByRole('heading', { level: 2, name: 'Choose an attribute' })).toBeInTheDocument();
     expect(container.querySelector('input[type="file"]')).toBeNull();
   });
 
   it('takes a blank ?segment= for no attribute', async () => {
     renderApp({ path: '/import-segments?segment=%20', user: fullAccessUser });
-    expect(await screen.findByRole('heading', { level: 2, name: 'Choose an attribute first' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 2, name: 'Choose an attribute' })).toBeInTheDocument();
   });
 
   it("uploads the file in the field 'csv' with the signed-in user's token, showing a skeleton meanwhile", async () => {

@@ -2,12 +2,12 @@ import { ActionIcon, Card, Code, Group, Skeleton, Stack, Text, ThemeIcon, Title,
 import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { API_TOKEN_FETCH_FAILURE_MESSAGE } from '../../models/auth';
-import { useApi } from '../api/ApiContext';
-import { ApiCallError, apiKey } from '../api/queries';
-import { toastClipboardCopy, toastError } from '../notifications/toast';
-import { toAuthUser } from '../session/authServices';
-import { useAuthActor } from '../session/SessionContext';
+import { API_TOKEN_FETCH_FAILURE_MESSAGE } from '../../../models/auth';
+import { useApi } from '../../api/ApiContext';
+import { ApiCallError, apiKey } from '../../api/queries';
+import { toastClipboardCopy, toastError } from '../../notifications/toast';
+import { toAuthUser } from '../../session/authServices';
+import { useAuthActor } from '../../session/SessionContext';
 
 type TokenState = { status: 'loading' } | { status: 'loaded'; token: string } | { status: 'failed' };
 
@@ -55,7 +55,7 @@ export function ApiTokenCard() {
             <IconKey size={22} stroke={1.6} />
           </ThemeIcon>
           <Stack gap={0}>
-            <Title order={2} fz="md">
+            <Title order={3} fz="md">
               API
             </Title>
             <Text size="sm" c="dimmed">
