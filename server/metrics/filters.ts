@@ -22,6 +22,13 @@ export type FilterCriterion =
   /** Customers with at least one deal owned by one of `ownerNames` (not time-sensitive). */
   | { kind: 'deal_owner'; ownerNames: readonly string[]; negated?: boolean }
   /**
+   * One group of a user-made segmentation (segmenter_definitions row `segmentationId`): the
+   * customers or payments whose value the segmentation puts in `group` ('Other': in no group,
+   * or no value). Never applied as such: the metrics service expands it first
+   * (`expandSegmentationCriteria`, server/metrics/segmentationFilters.ts) into the criterion of the attribute or field it groups.
+   */
+  | { kind: 'segmentation'; segmentationId: string; group: string; negated?: boolean }
+  /**
    * A whole filter as one criterion (a report view's filter AND a picked item). Only inside an
    * `and` filter and not negated: it is applied first, then the other criteria.
    */
@@ -102,6 +109,8 @@ export function applyReportFilter(snapshot: AccountSnapshot, pieces: MrrPieces, 
         pieceTests.push((p, i) => test(matching.has(records.customer[p.record[i] as number] as number)));
         break;
       }
+      case 'segmentation':
+        throw new FilterError(`segmentation '${criterion.segmentationId}' was not expanded`);
       case 'group':
         break;
     }

@@ -17,6 +17,8 @@ import {
 import type { SectionRequest, SectionResult, SegmenterRef } from './definitions/types';
 import { computeDetails, type DetailsRequest, type DetailsResult } from './details';
 import { computeExplore, type ExploreRequest, type ExploreResult } from './explore';
+import type { ReportFilter } from './filters';
+import { expandSegmentationCriteria, segmentationIdsOf } from './segmentationFilters';
 import { loadSnapshot } from './loadSnapshot';
 import type { ValueBucket, ValueMapping } from './segments';
 import type { AccountSnapshot } from './snapshot/columns';
@@ -150,6 +152,28 @@ export function createMetricsService(db: Database, options: MetricsServiceOption
     return requests.map((r) => ({ ...r, segmenters: r.segmenters?.map((s) => (typeof s === 'string' ? (refs.get(s) ?? s) : s)) }));
   }
 
+  /**
+   * Requests whose filters name segmentation groups, with those criteria expanded (filters.ts
+   * `expandSegmentationCriteria`) against the account's segmentations and the snapshot. Requests
+   * sharing one filter object keep sharing its expansion.
+   */
+  async function expandFilters<T extends { filter?: ReportFilter | null }>(accountId: string, snapshot: AccountSnapshot, requests: readonly T[]): Promise<T[]> {
+    const ids = new Set<string>();
+    for (const r of requests) segmentationIdsOf(r.filter, ids);
+    if (ids.size === 0) return [...requests];
+    const refs = await segmentationRefs(accountId, [...ids]);
+    const expanded = new Map<ReportFilter, ReportFilter>();
+    return requests.map((r) => {
+      if (!r.filter) return r;
+      let filter = expanded.get(r.filter);
+      if (!filter) {
+        filter = expandSegmentationCriteria(snapshot, r.filter, refs);
+        expanded.set(r.filter, filter);
+      }
+      return filter === r.filter ? r : { ...r, filter };
+    });
+  }
+
   async function segmentationRefs(accountId: string, ids?: readonly string[]): Promise<Map<string, SegmenterRef>> {
     const rows = await db.kysely
       .selectFrom('segmenter_definitions')
@@ -193,17 +217,19 @@ export function createMetricsService(db: Database, options: MetricsServiceOption
     async sections(accountId, requests) {
       const expanded = await expandSegmenters(accountId, requests);
       const snapshot = await getSnapshot(accountId, { currencies: requests.map((r) => r.currency ?? r.report_settings?.currency) });
-      return computeSections(snapshot, expanded.map(withToday));
+      return computeSections(snapshot, (await expandFilters(accountId, snapshot, expanded)).map(withToday));
     },
     async details(accountId, request) {
       const [expanded] = await expandSegmenters(accountId, [request]);
       const snapshot = await getSnapshot(accountId, { currencies: [request.currency ?? request.report_settings?.currency] });
-      return computeDetails(snapshot, withToday(expanded as typeof request));
+      const [filtered] = await expandFilters(accountId, snapshot, [expanded as typeof request]);
+      return computeDetails(snapshot, withToday(filtered as typeof request));
     },
     async explore(accountId, request) {
       const [expanded] = await expandSegmenters(accountId, [request]);
       const snapshot = await getSnapshot(accountId, { currencies: [request.currency ?? request.report_settings?.currency] });
-      return computeExplore(snapshot, withToday(expanded as typeof request));
+      const [filtered] = await expandFilters(accountId, snapshot, [expanded as typeof request]);
+      return computeExplore(snapshot, withToday(filtered as typeof request));
     },
     async customerMetrics(accountId, customerId, metricsOptions = {}) {
       const snapshot = await getSnapshot(accountId, { currencies: [metricsOptions.currency] });

@@ -3,6 +3,8 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema';
 import { ApiError } from '../http/errors';
 import type { FilterCriterion, ReportFilter } from '../metrics/filters';
+import { bucketLabel, OTHER_SEGMENT, type ValueBucket } from '../metrics/segments';
+import { SEGMENTATION_SEGMENT_PREFIX } from '../../models/segmentation';
 import {
   CUSTOMER_SEGMENT_PREFIX,
   MAX_FILTER_VALUE_LENGTH,
@@ -22,18 +24,40 @@ import {
  *
  * - a segment item `customer_segment:{id}` is a customer attribute value (month by month, as
  *   the segment splits a chart); `subscription_segment:attribute:{id}` a payment attribute value
+ * - `segmentation:{id}` a group of one of the account's segmentations (its value is the group's
+ *   name, or 'Other'); the metrics service expands it against the segmentation's definition
+ *   (server/metrics/segmentationFilters.ts `expandSegmentationCriteria`). Segmentations of cost attributes
+ *   cannot filter (a filter restricts customers and payments).
  * - a deal owner item: customers with a deal owned by that name
  * - a product item: payment lines of that product
  */
 
 export const UNKNOWN_FILTER_SEGMENT = 'There is no such segment in this account';
+export const UNKNOWN_FILTER_SEGMENT_GROUP = 'There is no such group in this segmentation';
 export const TOO_MANY_FILTER_ITEMS = `A view filter holds at most ${MAX_VIEW_FILTER_ITEMS} items`;
 
-/** The segment an item's `id` names: a customer segment or a payment attribute; null for another form. */
-export function parseSegmentId(id: string): { kind: 'customer_segment'; segmentId: string } | { kind: 'payment_attribute'; attributeId: string } | null {
+export type ParsedSegmentId =
+  | { kind: 'customer_segment'; segmentId: string }
+  | { kind: 'payment_attribute'; attributeId: string }
+  | { kind: 'segmentation'; segmentationId: string };
+
+/** The segment an item's `id` names: a customer segment, a payment attribute or a segmentation; null for another form. */
+export function parseSegmentId(id: string): ParsedSegmentId | null {
+  if (id.startsWith(SEGMENTATION_SEGMENT_PREFIX) && id.length > SEGMENTATION_SEGMENT_PREFIX.length) return { kind: 'segmentation', segmentationId: id.slice(SEGMENTATION_SEGMENT_PREFIX.length) };
   if (id.startsWith(PAYMENT_ATTRIBUTE_PREFIX) && id.length > PAYMENT_ATTRIBUTE_PREFIX.length) return { kind: 'payment_attribute', attributeId: id.slice(PAYMENT_ATTRIBUTE_PREFIX.length) };
   if (id.startsWith(CUSTOMER_SEGMENT_PREFIX) && id.length > CUSTOMER_SEGMENT_PREFIX.length) return { kind: 'customer_segment', segmentId: id.slice(CUSTOMER_SEGMENT_PREFIX.length) };
   return null;
+}
+
+function segmentCriterion(parsed: ParsedSegmentId, value: string, negated: boolean): FilterCriterion {
+  switch (parsed.kind) {
+    case 'customer_segment':
+      return { kind: 'customer_segment', segmentId: parsed.segmentId, values: [value], negated };
+    case 'payment_attribute':
+      return { kind: 'payment_attribute', attributeId: parsed.attributeId, values: [value], negated };
+    case 'segmentation':
+      return { kind: 'segmentation', segmentationId: parsed.segmentationId, group: value, negated };
+  }
 }
 
 /** The engine's criterion of one item (its segment id already checked). */
@@ -43,9 +67,7 @@ export function criterionOf(item: FilterItem): FilterCriterion {
     case 'segment': {
       const parsed = parseSegmentId(item.id);
       if (!parsed) throw ApiError.of(422, UNKNOWN_FILTER_SEGMENT);
-      return parsed.kind === 'customer_segment'
-        ? { kind: 'customer_segment', segmentId: parsed.segmentId, values: [item.value], negated }
-        : { kind: 'payment_attribute', attributeId: parsed.attributeId, values: [item.value], negated };
+      return segmentCriterion(parsed, item.value, negated);
     }
     case 'deal_owner':
       return { kind: 'deal_owner', ownerNames: [item.owner_name], negated };
@@ -73,22 +95,26 @@ export function viewAndItem(view: ReportViewFilter | null | undefined, item: Fil
 export async function resolveFilterItems(db: Kysely<DB>, accountId: string, items: readonly FilterItem[], pointerOf: (k: number, field: string) => string): Promise<FilterItem[]> {
   const segmentIds = new Set<string>();
   const attributeIds = new Set<string>();
+  const segmentationIds = new Set<string>();
   const productKeys = new Set<string>();
   for (const item of items) {
     if (item.type === 'segment') {
       const parsed = parseSegmentId(item.id);
       if (parsed?.kind === 'customer_segment') segmentIds.add(parsed.segmentId);
       if (parsed?.kind === 'payment_attribute') attributeIds.add(parsed.attributeId);
+      if (parsed?.kind === 'segmentation') segmentationIds.add(parsed.segmentationId);
     }
     if (item.type === 'product') productKeys.add(item.product_key);
   }
-  const [segments, attributes, products] = await Promise.all([
+  const [segments, attributes, products, segmentations] = await Promise.all([
     segmentIds.size === 0 ? [] : db.selectFrom('customer_segments').select(['id', 'name']).where('account_id', '=', accountId).where('id', 'in', [...segmentIds]).execute(),
     attributeIds.size === 0
       ? []
       : db.selectFrom('object_attributes').select(['id', 'name']).where('account_id', '=', accountId).where('object', '=', 'subscription_history').where('id', 'in', [...attributeIds]).execute(),
     productKeys.size === 0 ? [] : db.selectFrom('products').select(['key', 'name']).where('account_id', '=', accountId).where('key', 'in', [...productKeys]).execute(),
+    segmentationIds.size === 0 ? [] : filterSegmentations(db, accountId, [...segmentationIds]),
   ]);
+  const segmentationsById = new Map(segmentations.map((s) => [s.id, s]));
   const segmentNames = new Map(segments.map((s) => [s.id, s.name]));
   const attributeNames = new Map(attributes.map((a) => [a.id, a.name]));
   const productNames = new Map(products.map((p) => [p.key, p.name]));
@@ -97,6 +123,18 @@ export async function resolveFilterItems(db: Kysely<DB>, accountId: string, item
     switch (item.type) {
       case 'segment': {
         const parsed = parseSegmentId(item.id);
+        if (parsed?.kind === 'segmentation') {
+          const segmentation = segmentationsById.get(parsed.segmentationId);
+          if (!segmentation) {
+            problems.push({ detail: UNKNOWN_FILTER_SEGMENT, source: { pointer: pointerOf(k, 'id') } });
+            return item;
+          }
+          if (segmentation.groups !== null && !segmentation.groups.includes(item.value)) {
+            problems.push({ detail: UNKNOWN_FILTER_SEGMENT_GROUP, source: { pointer: pointerOf(k, 'value') } });
+            return item;
+          }
+          return { ...item, name: segmentation.name };
+        }
         const name = !parsed ? undefined : parsed.kind === 'customer_segment' ? segmentNames.get(parsed.segmentId) : attributeNames.get(parsed.attributeId);
         if (name === undefined) {
           problems.push({ detail: UNKNOWN_FILTER_SEGMENT, source: { pointer: pointerOf(k, 'id') } });
@@ -114,6 +152,48 @@ export async function resolveFilterItems(db: Kysely<DB>, accountId: string, item
   });
   if (problems.length > 0) throw new ApiError(422, problems);
   return resolved;
+}
+
+/** A segmentation a filter item can name: its id, name and group names ('Other' last); groups null when they depend on the data (no grouping stored). */
+export interface FilterSegmentation {
+  id: string;
+  name: string;
+  groups: string[] | null;
+}
+
+const asArray = (value: unknown): unknown[] => {
+  const parsed = typeof value === 'string' ? (safeParse(value) as unknown) : value;
+  return Array.isArray(parsed) ? parsed : [];
+};
+
+/** The group names of a stored segmentation: its mapping names, bucket labels or products, then 'Other'; null without any grouping. */
+export function segmentationGroups(row: { mappings: unknown; buckets: unknown; products: readonly string[] }): string[] | null {
+  const mappings = asArray(row.mappings) as { name?: unknown }[];
+  const buckets = asArray(row.buckets) as ValueBucket[];
+  let names: string[];
+  if (mappings.length > 0) names = mappings.map((m) => String(m.name ?? ''));
+  else if (buckets.length > 0) names = buckets.map(bucketLabel);
+  else if (row.products.length > 0) names = [...row.products];
+  else return null;
+  return [...new Set([...names.filter((n) => n !== OTHER_SEGMENT), OTHER_SEGMENT])];
+}
+
+/**
+ * The account's segmentations a filter can name (by name; those of cost attributes left out:
+ * a filter restricts customers and payments), all of them or those of `ids`.
+ */
+export async function filterSegmentations(db: Kysely<DB>, accountId: string, ids?: readonly string[]): Promise<FilterSegmentation[]> {
+  if (ids !== undefined && ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('segmenter_definitions')
+    .select(['id', 'name', 'mappings', 'buckets', 'products'])
+    .where('account_id', '=', accountId)
+    .where('type_name', '<>', 'cost_segment')
+    .$if(ids !== undefined, (q) => q.where('id', 'in', [...(ids as readonly string[])]))
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({ id: row.id, name: row.name, groups: segmentationGroups(row) }));
 }
 
 /** A view filter from a request body: at most MAX_VIEW_FILTER_ITEMS items, each known to the account. */
@@ -172,8 +252,8 @@ export function viewFields(filter: ReportViewFilter | null): { filter: ReportVie
  */
 export const FilterQuerySchema = Type.Object({
   filter_type: Type.Optional(Type.Union([Type.Literal('segment'), Type.Literal('deal_owner'), Type.Literal('product')], { description: 'Default segment' })),
-  filter_segmenter_id: Type.Optional(Type.String({ maxLength: MAX_FILTER_VALUE_LENGTH, description: 'segment: customer_segment:{segmentId} or subscription_segment:attribute:{attributeId}' })),
-  filter_segment_value: Type.Optional(Type.String({ maxLength: MAX_FILTER_VALUE_LENGTH, description: 'segment: the value' })),
+  filter_segmenter_id: Type.Optional(Type.String({ maxLength: MAX_FILTER_VALUE_LENGTH, description: 'segment: customer_segment:{segmentId}, subscription_segment:attribute:{attributeId} or segmentation:{segmentationId}' })),
+  filter_segment_value: Type.Optional(Type.String({ maxLength: MAX_FILTER_VALUE_LENGTH, description: 'segment: the value (for a segmentation: a group name, or Other)' })),
   filter_owner_name: Type.Optional(Type.String({ maxLength: MAX_FILTER_VALUE_LENGTH, description: 'deal_owner: the owner’s name' })),
   filter_product_key: Type.Optional(Type.String({ maxLength: MAX_FILTER_VALUE_LENGTH, description: 'product: the product key' })),
   filter_negated: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true: everything but the item (default false)' })),
@@ -189,7 +269,7 @@ export async function pickedFilterItem(db: Kysely<DB>, accountId: string, query:
   if (!required && FILTER_PARAMETERS.every((name) => query[name] === undefined)) return null;
   const parsed = filterItemFromQuery(query);
   if ('error' in parsed) throw ApiError.of(422, parsed.error, `/querystring/${parsed.field}`);
-  const [item] = await resolveFilterItems(db, accountId, [parsed.item], (_k, field) => `/querystring/${field === 'id' ? 'filter_segmenter_id' : field}`);
+  const [item] = await resolveFilterItems(db, accountId, [parsed.item], (_k, field) => `/querystring/${field === 'id' ? 'filter_segmenter_id' : field === 'value' ? 'filter_segment_value' : field}`);
   return item as FilterItem;
 }
 

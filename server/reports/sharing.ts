@@ -3,7 +3,7 @@ import { randomAlphanumeric } from '../auth/secrets';
 import type { DB } from '../db/schema';
 import { ApiError } from '../http/errors';
 import type { FilterItem } from '../../models/reportFilter';
-import { parseSegmentId, resolveFilterItems } from './reportFilters';
+import { filterSegmentations, parseSegmentId, resolveFilterItems } from './reportFilters';
 import { lockReport, REPORT_NOT_FOUND } from './reports';
 
 /**
@@ -85,27 +85,42 @@ export async function shareBySecret(db: Kysely<DB>, secret: string): Promise<Sha
     .executeTakeFirst();
 }
 
-/** The names of these segmenter ids in the account (customer segments and payment attributes); an unknown one is left out. */
+/** The names of these segmenter ids in the account (customer segments, payment attributes and segmentations); an unknown one is left out. */
 export async function segmenterNames(db: Kysely<DB>, accountId: string, segmenterIds: readonly string[]): Promise<Map<string, string>> {
   const segmentIds = new Set<string>();
   const attributeIds = new Set<string>();
+  const segmentationIds = new Set<string>();
   for (const id of segmenterIds) {
     const parsed = parseSegmentId(id);
     if (parsed?.kind === 'customer_segment') segmentIds.add(parsed.segmentId);
     if (parsed?.kind === 'payment_attribute') attributeIds.add(parsed.attributeId);
+    if (parsed?.kind === 'segmentation') segmentationIds.add(parsed.segmentationId);
   }
-  const [segments, attributes] = await Promise.all([
+  const [segments, attributes, segmentations] = await Promise.all([
     segmentIds.size === 0 ? [] : db.selectFrom('customer_segments').select(['id', 'name']).where('account_id', '=', accountId).where('id', 'in', [...segmentIds]).execute(),
     attributeIds.size === 0
       ? []
       : db.selectFrom('object_attributes').select(['id', 'name']).where('account_id', '=', accountId).where('object', '=', 'subscription_history').where('id', 'in', [...attributeIds]).execute(),
+    filterSegmentations(db, accountId, [...segmentationIds]),
   ]);
   const names = new Map<string, string>();
   const segmentNames = new Map(segments.map((s) => [s.id, s.name]));
   const attributeNames = new Map(attributes.map((a) => [a.id, a.name]));
+  const segmentationNames = new Map(segmentations.map((s) => [s.id, s.name]));
+  const nameOf = (parsed: ReturnType<typeof parseSegmentId>): string | undefined => {
+    switch (parsed?.kind) {
+      case 'customer_segment':
+        return segmentNames.get(parsed.segmentId);
+      case 'payment_attribute':
+        return attributeNames.get(parsed.attributeId);
+      case 'segmentation':
+        return segmentationNames.get(parsed.segmentationId);
+      default:
+        return undefined;
+    }
+  };
   for (const id of segmenterIds) {
-    const parsed = parseSegmentId(id);
-    const name = !parsed ? undefined : parsed.kind === 'customer_segment' ? segmentNames.get(parsed.segmentId) : attributeNames.get(parsed.attributeId);
+    const name = nameOf(parseSegmentId(id));
     if (name !== undefined) names.set(id, name);
   }
   return names;
@@ -130,7 +145,7 @@ export async function checkedPin(db: Kysely<DB>, accountId: string, segmenterId:
   if (!hasSegmenter && !hasValue) return null;
   if (!hasSegmenter) throw ApiError.of(422, SEGMENT_PAIR_REQUIRED, '/segmenter_id');
   if (!hasValue) throw ApiError.of(422, SEGMENT_PAIR_REQUIRED, '/segment_value');
-  await resolveFilterItems(db, accountId, [{ type: 'segment', id: segmenterId, name: '', value: segmentValue, negated: false }], () => '/segmenter_id');
+  await resolveFilterItems(db, accountId, [{ type: 'segment', id: segmenterId, name: '', value: segmentValue, negated: false }], (_k, field) => (field === 'value' ? '/segment_value' : '/segmenter_id'));
   return { segmenter_id: segmenterId, segment_value: segmentValue };
 }
 

@@ -4,12 +4,14 @@ import { authOf } from '../auth/plugin';
 import { BEARER, errorResponses } from '../auth/schemas';
 import { reportStampBySecret } from '../reports/answerCache';
 import { mustBeReadable } from '../reports/access';
+import { filterSegmentations } from '../reports/reportFilters';
 import { CUSTOMER_SEGMENT_PREFIX, MAX_FILTER_VALUE_LENGTH, PAYMENT_ATTRIBUTE_PREFIX } from '../../models/reportFilter';
+import { SEGMENTATION_SEGMENT_PREFIX } from '../../models/segmentation';
 
 /**
  * What the report filter picker lists (second spec document, sections 2, 7, 9): the segment
  * values of a report's account (read by the report's secret, so shared and demo pages can
- * filter too), the account's deal owners and its products. Every query is scoped by the
+ * filter too) and the groups of its segmentations, the account's deal owners and its products. Every query is scoped by the
  * report's or the caller's account.
  */
 
@@ -29,10 +31,11 @@ export const reportFilterRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['filters'],
         operationId: 'listReportSegmentValues',
-        summary: 'The segment values a report can be filtered by: its account’s customer segment and payment attribute values',
+        summary: 'The segment values a report can be filtered by: its account’s customer segment and payment attribute values, and its segmentations’ groups',
         description:
           'Readable like GET /business_reports/by_secret_filtered (the report’s users, anyone when the account allows anonymous access, anyone for the demo account). ' +
-          '`id` is the filter item’s segment id: customer_segment:{segmentId} or subscription_segment:attribute:{attributeId}. Ordered by name, then value.',
+          '`id` is the filter item’s segment id: customer_segment:{segmentId}, subscription_segment:attribute:{attributeId}, or segmentation:{segmentationId} for a group of one of the account’s segmentations ' +
+          '(`name` the segmentation’s name, `value` a group name or Other; segmentations of cost attributes are not listed). Ordered by name, then value.',
         security: [...BEARER, {}],
         querystring: Type.Object({ secret: Type.String({ minLength: 1, maxLength: 128 }), query: SearchText, limit: Limit(FILTER_LIST_LIMIT) }),
         response: {
@@ -47,6 +50,10 @@ export const reportFilterRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const text = (request.query.query ?? '').trim().toLowerCase();
       const limit = request.query.limit ?? FILTER_LIST_LIMIT;
       const accountId = report.account_id;
+      // The groups of the account's segmentations, matched and ordered with the raw values.
+      const groups = (await filterSegmentations(db, accountId)).flatMap((segmentation) =>
+        (segmentation.groups ?? []).map((group) => ({ id: `${SEGMENTATION_SEGMENT_PREFIX}${segmentation.id}`, name: segmentation.name, value: group })),
+      );
       const matches = (value: string, name: string) => (text === '' ? sql`true` : sql`(strpos(lower(${sql.ref(value)}), ${text}) > 0 or strpos(lower(${sql.ref(name)}), ${text}) > 0)`);
       const rows = await sql<{ id: string; name: string; value: string }>`
         select id, name, value from (
@@ -59,6 +66,10 @@ export const reportFilterRoutes: FastifyPluginAsyncTypebox = async (app) => {
             from payment_segment_values v
             join object_attributes a on a.account_id = v.account_id and a.id = v.attribute_id and a.object = 'subscription_history'
            where v.account_id = ${accountId} and v.value is not null and ${matches('v.value', 'a.name')}
+          union
+          select g.id, g.name, g.value
+            from jsonb_to_recordset(${JSON.stringify(groups)}::jsonb) as g(id text, name text, value text)
+           where ${matches('g.value', 'g.name')}
         ) found
         order by name, value, id
         limit ${limit}`.execute(db);

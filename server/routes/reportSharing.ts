@@ -89,7 +89,8 @@ export const reportSharingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Creates a share link of the report, optionally pinned to one segment value',
         description:
           'A public, read-only link (/reports/shared/{secret}). `segmenter_id` and `segment_value` go together (one without the other is 422 at the missing one); ' +
-          'the segment is a customer segment (customer_segment:{id}) or a payment attribute (subscription_segment:attribute:{id}) of the report’s account, else 422 at /segmenter_id. ' +
+          'the segment is a customer segment (customer_segment:{id}), a payment attribute (subscription_segment:attribute:{id}) or a segmentation (segmentation:{id}, not of a cost attribute) of the report’s account, else 422 at /segmenter_id; ' +
+          'for a segmentation the value is one of its groups or Other, else 422 at /segment_value. ' +
           'A pinned link shows every section computed with the report view’s filter AND that value, nothing unfiltered.',
         security: BEARER,
         params: IdParams,

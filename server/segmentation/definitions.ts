@@ -17,7 +17,7 @@ import {
   type SegmenterTypeName,
   SEGMENTATION_SEGMENT_PREFIX,
 } from '../../models/segmentation';
-import { forgetSegmenters, pinningShareLink, recalculateReports, reportsSplitBy } from './reportEffects';
+import { afterAttributeChange, forgetSegmenters, pinningShareLink, reportsSplitBy } from './reportEffects';
 
 /**
  * The segmentation definitions service, served both as REST (/segmenter_definitions) and as
@@ -216,6 +216,15 @@ function storedColumns(input: Required<SegmentationInput>) {
   };
 }
 
+/**
+ * A segmentation is no snapshot input, yet saved report views, share links and cached filtered
+ * answers name its groups: a change or delete raises the account's data version, so every report
+ * turns stale and every cached answer (keyed by it) is computed again with the new groups.
+ */
+async function raiseDataVersion(trx: Kysely<DB>, accountId: string): Promise<void> {
+  await trx.updateTable('accounts').set((eb) => ({ data_version: eb('data_version', '+', 1) })).where('id', '=', accountId).execute();
+}
+
 /** A segment id the filter picker and share links use for a segmentation's groups. */
 export const segmentationFilterId = (id: string) => `${SEGMENTATION_SEGMENT_PREFIX}${id}`;
 
@@ -230,18 +239,21 @@ export async function createSegmentation(app: FastifyInstance, accountId: string
   return getSegmentation(db, accountId, id);
 }
 
-/** Changes a segmentation; the reports whose sections are split by it are recalculated. */
+/** Changes a segmentation: every report turns stale, the newest and those split by it are recalculated. */
 export async function updateSegmentation(app: FastifyInstance, accountId: string, id: string, input: SegmentationInput): Promise<SegmentationDefinition> {
   const db = app.db.kysely;
   await getSegmentation(db, accountId, id);
   const stored = await checkedInput(db, accountId, input);
-  await db
-    .updateTable('segmenter_definitions')
-    .set({ ...storedColumns(stored), updated_at: new Date() })
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .execute();
-  await recalculateReports(app, accountId, await reportsSplitBy(db, accountId, [id]));
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('segmenter_definitions')
+      .set({ ...storedColumns(stored), updated_at: new Date() })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .execute();
+    await raiseDataVersion(trx, accountId);
+  });
+  await afterAttributeChange(app, accountId, await reportsSplitBy(db, accountId, [id]));
   return getSegmentation(db, accountId, id);
 }
 
@@ -260,6 +272,7 @@ export async function deleteSegmentation(app: FastifyInstance, accountId: string
   await db.transaction().execute(async (trx) => {
     await forgetSegmenters(trx, accountId, affected, [id], [filterId]);
     await trx.deleteFrom('segmenter_definitions').where('account_id', '=', accountId).where('id', '=', id).execute();
+    await raiseDataVersion(trx, accountId);
   });
-  await recalculateReports(app, accountId, affected);
+  await afterAttributeChange(app, accountId, affected);
 }

@@ -580,8 +580,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The segment values a report can be filtered by: its account’s customer segment and payment attribute values
-         * @description Readable like GET /business_reports/by_secret_filtered (the report’s users, anyone when the account allows anonymous access, anyone for the demo account). `id` is the filter item’s segment id: customer_segment:{segmentId} or subscription_segment:attribute:{attributeId}. Ordered by name, then value.
+         * The segment values a report can be filtered by: its account’s customer segment and payment attribute values, and its segmentations’ groups
+         * @description Readable like GET /business_reports/by_secret_filtered (the report’s users, anyone when the account allows anonymous access, anyone for the demo account). `id` is the filter item’s segment id: customer_segment:{segmentId}, subscription_segment:attribute:{attributeId}, or segmentation:{segmentationId} for a group of one of the account’s segmentations (`name` the segmentation’s name, `value` a group name or Other; segmentations of cost attributes are not listed). Ordered by name, then value.
          */
         get: operations["listReportSegmentValues"];
         put?: never;
@@ -659,7 +659,7 @@ export interface paths {
         put?: never;
         /**
          * Creates a share link of the report, optionally pinned to one segment value
-         * @description A public, read-only link (/reports/shared/{secret}). `segmenter_id` and `segment_value` go together (one without the other is 422 at the missing one); the segment is a customer segment (customer_segment:{id}) or a payment attribute (subscription_segment:attribute:{id}) of the report’s account, else 422 at /segmenter_id. A pinned link shows every section computed with the report view’s filter AND that value, nothing unfiltered.
+         * @description A public, read-only link (/reports/shared/{secret}). `segmenter_id` and `segment_value` go together (one without the other is 422 at the missing one); the segment is a customer segment (customer_segment:{id}), a payment attribute (subscription_segment:attribute:{id}) or a segmentation (segmentation:{id}, not of a cost attribute) of the report’s account, else 422 at /segmenter_id; for a segmentation the value is one of its groups or Other, else 422 at /segment_value. A pinned link shows every section computed with the report view’s filter AND that value, nothing unfiltered.
          */
         post: operations["createShareSecret"];
         delete?: never;
