@@ -16,6 +16,9 @@ export default defineConfig({
   reporter: process.env.PW_JSON_REPORT ? [['list'], ['json', { outputFile: process.env.PW_JSON_REPORT }]] : [['list']],
   globalSetup: './e2e/support/globalSetup.ts',
   use: {
+    // As a visitor who asked their system for less motion: charts draw at once (src/reports/charts/motion.ts),
+    // which spares every chart a second of animation frames on CI's two cores.
+    contextOptions: { reducedMotion: 'reduce' },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {

@@ -5,10 +5,10 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
 /**
- * Server test files that never open a database: the metrics engine over in-memory snapshots,
- * the demo generator, pure parsers and the engine-only benchmark smoke. The PostgreSQL pass of
- * CI (DATABASE_URL set: `.ci/run`) leaves them out, since they would run exactly as in the
- * PGlite pass (about a minute and a half of CI time).
+ * Server test files the PostgreSQL pass of CI (DATABASE_URL set: `.ci/run`) leaves out, since
+ * they would run exactly as in the PGlite pass: files that never open a database (the metrics
+ * engine over in-memory snapshots, the demo generator, pure parsers, the engine-only benchmark
+ * smoke), then the engine-independent ones below.
  */
 const DATABASE_FREE_SERVER_TESTS = [
   'tests/server/metrics/scale.test.ts',
@@ -19,6 +19,14 @@ const DATABASE_FREE_SERVER_TESTS = [
   'tests/server/reports/benchFilterSmoke.test.ts',
   'tests/server/imports/paymentIdFilter.test.ts',
   'tests/server/demo/generate.test.ts',
+  // Engine-independent, so run once (in the PGlite pass), for CI time: the bad-input suite (its
+  // subject is the HTTP layer's answers to odd shapes; the same SQL rejects the same bytes on both
+  // engines) and the benchmark smokes (they keep the benchmark scripts from rotting; the scripts
+  // take either engine by flag).
+  'tests/server/attack/robustness.test.ts',
+  'tests/server/reports/benchSmoke.test.ts',
+  'tests/server/metrics/duckdb/benchSmoke.test.ts',
+  'tests/server/customers/benchCustomersSmoke.test.ts',
 ];
 
 /**

@@ -344,12 +344,16 @@ function resolveKeys(keys: string, n: number, what: string, find: (text: string,
   return out;
 }
 
+// Each grouped read is ordered: a hash aggregate's (or a synchronized scan's) order varies from
+// read to read on PostgreSQL, and the dictionaries are built in the order the groups come, so an
+// unordered read gave two encodings of the same data (a stored copy unequal to a fresh read).
 const customerSegmentValuesSql = (accountId: string) =>
   sql`select segment_id, value, count(*) as n,
           string_agg(customer_id, E'\\x1f') as customers,
           string_agg((year * 12 + month - 1)::text, ',') as months
         from customer_segment_values where account_id = ${accountId}
-        group by segment_id, value`;
+        group by segment_id, value
+        order by segment_id, value`;
 
 function addCustomerSegmentValues(groups: Row[], raw: RawSnapshotSink): void {
   for (const group of groups) {
@@ -368,7 +372,8 @@ const paymentsSql = (accountId: string) =>
           string_agg((started_at - date '1970-01-01')::text, ',') as starts,
           string_agg(total_value::text, ',') as totals
         from payments where account_id = ${accountId}
-        group by currency, version, duration_in_months, deleted_at is not null`;
+        group by currency, version, duration_in_months, deleted_at is not null
+        order by currency, version, duration_in_months, deleted_at is not null`;
 
 /** Returns the currencies the payments use. */
 function addPayments(groups: Row[], raw: RawSnapshotSink): string[] {
@@ -400,7 +405,8 @@ const paymentItemsSql = (accountId: string) =>
           string_agg(payment_id, E'\\x1f') as payments,
           string_agg(quantity::text, ',') as quantities
         from payment_items where account_id = ${accountId}
-        group by product_key, type, position`;
+        group by product_key, type, position
+        order by product_key, type, position`;
 
 function addPaymentItems(groups: Row[], raw: RawSnapshotSink): void {
   for (const group of groups) {
@@ -418,7 +424,8 @@ const paymentDiscountsSql = (accountId: string) =>
           string_agg(payment_id, E'\\x1f') as payments,
           string_agg(monthly_amount::text, ',') as amounts
         from payment_discounts where account_id = ${accountId}
-        group by kind`;
+        group by kind
+        order by kind`;
 
 function addPaymentDiscounts(groups: Row[], raw: RawSnapshotSink): void {
   for (const group of groups) {
@@ -432,7 +439,8 @@ function addPaymentDiscounts(groups: Row[], raw: RawSnapshotSink): void {
 const paymentAttributeValuesSql = (accountId: string) =>
   sql`select attribute_id, value, count(*) as n, string_agg(payment_id, E'\\x1f') as payments
         from payment_segment_values where account_id = ${accountId}
-        group by attribute_id, value`;
+        group by attribute_id, value
+        order by attribute_id, value`;
 
 function addPaymentAttributeValues(groups: Row[], raw: RawSnapshotSink): void {
   for (const group of groups) {
@@ -448,7 +456,8 @@ const exchangeRatesSql = (currencies: string[]) =>
           string_agg((day - date '1970-01-01')::text, ',') as days,
           string_agg(rate_per_eur::text, ',') as rates
         from exchange_rates where currency in (${sql.join(currencies)})
-        group by currency`;
+        group by currency
+        order by currency`;
 
 function addExchangeRates(groups: Row[], raw: RawSnapshotSink): void {
   for (const group of groups) {

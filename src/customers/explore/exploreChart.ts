@@ -3,6 +3,7 @@ import { CHART_ANIMATION_MS, EXPLORE_GROWTH_BUCKETS, EXPLORE_REFERENCE_LINES_MON
 import type { ApexChartProps, ChartColors } from '../../reports/charts/chartOptions';
 import { formatMoney, formatNumber, formatPercent } from '../../reports/charts/format';
 import type { ExploreCustomer, ExploreGrowthBucket } from './exploreApi';
+import { prefersReducedMotion } from '../../reports/charts/motion';
 
 /** The y axis options as the page names them (spec: the four explore options). */
 export const EXPLORE_Y_AXIS_LABELS: Record<ExploreYAxis, string> = {
@@ -74,7 +75,7 @@ export function buildExploreChartProps({ series, shown, axis, currency, colors, 
       fontFamily: 'inherit',
       toolbar: { show: false },
       zoom: { enabled: false },
-      animations: { enabled: true, speed: CHART_ANIMATION_MS },
+      animations: { enabled: !prefersReducedMotion(), speed: CHART_ANIMATION_MS },
       events: {
         dataPointSelection: (_event: unknown, _chart: unknown, options?: { seriesIndex: number; dataPointIndex: number }) => {
           const item = options ? customerAt(options.seriesIndex, options.dataPointIndex) : undefined;

@@ -1,6 +1,7 @@
 import type { ApexOptions } from 'apexcharts';
 import { CHART_ANIMATION_MS, CHART_ASPECT_RATIO, CHART_HEIGHT_PX } from '../../../models/constants';
 import { formatValue } from './format';
+import { prefersReducedMotion } from './motion';
 import type { ValueFormat } from './format';
 import type { ChartModel, ChartSeriesModel, SectionPointInfo } from './sectionModel';
 
@@ -91,7 +92,7 @@ export function buildChartProps({ sectionId, model, shown, format, referenceValu
       stacked: model.kind === 'stacked_bar_chart',
       toolbar: { show: false },
       zoom: { enabled: false },
-      animations: { enabled: true, speed: CHART_ANIMATION_MS },
+      animations: { enabled: !prefersReducedMotion(), speed: CHART_ANIMATION_MS },
       // A line's points are its markers; a marker click would also fire dataPointSelection,
       // so each kind listens to one event and a click reports once.
       events: {

@@ -71,9 +71,21 @@ describe('SectionChart', () => {
     expect(props.type).toBe('line');
     expect(props.height).toBe(400);
     expect(props.series).toEqual([{ name: 'MRR', data: [100_000, 150_000, 212_345] }]);
-    expect(props.options.chart?.animations?.speed).toBe(1000);
+    expect(props.options.chart?.animations).toMatchObject({ enabled: true, speed: 1000 });
     expect(props.options.xaxis?.categories).toEqual(['2025-01', '2025-02', '2025-03']);
     expect(props.options.theme?.mode).toBe('light');
+  });
+
+  it('draws at once, without animation, for a visitor who asked their system for less motion', async () => {
+    const matchMedia = window.matchMedia;
+    window.matchMedia = ((query: string) => ({ ...matchMedia(query), matches: query === '(prefers-reduced-motion: reduce)' })) as typeof window.matchMedia;
+    try {
+      renderInTheme(<SectionChart section={mrrSection()} />);
+      await screen.findByTestId('apex-chart');
+      expect(lastChartProps().options.chart?.animations?.enabled).toBe(false);
+    } finally {
+      window.matchMedia = matchMedia;
+    }
   });
 
   it('formats money from minor units: compact on the axis, full in the tooltip', async () => {
