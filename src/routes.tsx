@@ -58,6 +58,7 @@ const CustomersPage = lazyPage(() => import('./pages/CustomersPage'), 'Customers
 const PaymentsPage = lazyPage(() => import('./pages/PaymentsPage'), 'PaymentsPage');
 const InvoicesPage = lazyPage(() => import('./pages/InvoicesPage'), 'InvoicesPage');
 const ImportSegmentsPage = lazyPage(() => import('./pages/ImportSegmentsPage'), 'ImportSegmentsPage');
+const ImportCostsPage = lazyPage(() => import('./pages/ImportCostsPage'), 'ImportCostsPage');
 const ImportSubscriptionsPage = lazyPage(() => import('./pages/ImportSubscriptionsPage'), 'ImportSubscriptionsPage');
 const CostsPage = lazyPage(() => import('./pages/CostsPage'), 'CostsPage');
 const GettingStartedPage = lazyPage(() => import('./pages/GettingStartedPage'), 'GettingStartedPage');
@@ -97,6 +98,7 @@ export const routes: readonly AppRoute[] = [
   { path: '/costs', title: 'Costs', page: CostsPage, area: 'app', access: 'user', nav: 'costs' },
   { path: '/import-segments', title: 'Import attribute values', page: ImportSegmentsPage, area: 'app', access: 'user' },
   { path: '/import-subscriptions', title: 'Import payments', page: ImportSubscriptionsPage, area: 'app', access: 'user' },
+  { path: '/import-costs', title: 'Import costs', page: ImportCostsPage, area: 'app', access: 'user' },
   { path: '/settings', title: 'Settings', page: SettingsPage, area: 'app', access: 'user' },
   { path: '/users', title: 'Users', page: UsersPage, area: 'app', access: 'user' },
   { path: '/getting-started', title: 'Getting started', page: GettingStartedPage, area: 'app', access: 'signedIn' },

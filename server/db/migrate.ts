@@ -13,6 +13,7 @@ import * as reportSuccessors from './migrations/0011_report_successors';
 import * as customerPaging from './migrations/0012_customer_paging';
 import * as customerColumns from './migrations/0013_customer_columns';
 import * as accountPlans from './migrations/0014_account_plans';
+import * as paymentPeriods from './migrations/0015_payment_periods';
 import type { DB } from './schema';
 
 /**
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0012_customer_paging': customerPaging,
   '0013_customer_columns': customerColumns,
   '0014_account_plans': accountPlans,
+  '0015_payment_periods': paymentPeriods,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

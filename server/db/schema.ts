@@ -345,11 +345,21 @@ export interface PaymentsTable {
   /** Number of the current row in payment_versions. */
   version: Generated<number>;
   started_at: DateString;
-  /** started_at + duration_in_months (day clamped to the month's length); enforced by a CHECK. */
-  ended_at: DateString;
-  duration_in_months: number;
-  /** Minor units of `currency`, before discounts. */
-  total_value: number;
+  /**
+   * First day after the service period [started_at, ended_at): started_at + whole months (day
+   * clamped) or any later day; null for an open-ended payment (migration 0015).
+   */
+  ended_at: DateString | null;
+  /** Whole months, or days / (365 / 12) for another period; null when open-ended. */
+  duration_in_months: number | null;
+  /** Minor units of `currency`, before discounts; null when open-ended. */
+  total_value: number | null;
+  /**
+   * Minor units of `currency` per month, exact (may carry a fraction of a minor unit); null means
+   * total_value / duration_in_months. Required when open-ended. A writer of total_value or the
+   * period writes it too (or null).
+   */
+  monthly_amount: number | null;
   currency: string;
   invoice_number: string | null;
   source: Generated<PaymentSource>;
@@ -386,9 +396,10 @@ export interface PaymentVersionsTable {
   version: number;
   customer_id: string;
   started_at: DateString;
-  ended_at: DateString;
-  duration_in_months: number;
-  total_value: number;
+  ended_at: DateString | null;
+  duration_in_months: number | null;
+  total_value: number | null;
+  monthly_amount: number | null;
   currency: string;
   invoice_number: string | null;
   items: GeneratedJson<PaymentVersionItem[]>;
