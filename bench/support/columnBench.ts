@@ -261,13 +261,12 @@ with recursive
   ),
   -- MRR on the measure day: the payments paying then, their monthly amount split over the items, discounts off.
   paying as (
-    select p.*, p.total_value // p.months as q, p.total_value % p.months as r
+    select p.* exclude (monthly_amount), round_half_even(coalesce(p.monthly_amount, p.total_value::double / p.months))::bigint as monthly_amount
     from counted_payments p
-    where p.started_at <= ${measure} and ${measure} < (p.started_at + to_months(p.months))::date
+    where p.started_at <= ${measure} and (p.end_day is null or ${measure} < p.end_day)
   ),
   monthly_amounts as (
-    select key, customer_key, started_at, months, currency,
-           q + case when 2 * r > months then 1 when 2 * r < months then 0 else q % 2 end as monthly_amount
+    select key, customer_key, started_at, months, currency, monthly_amount
     from paying
   ),
   item_summary as (

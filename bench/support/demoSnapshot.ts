@@ -1,4 +1,4 @@
-import { DEMO_COST_ATTRIBUTE, DEMO_CUSTOMER_SEGMENTS, DEMO_PAYMENT_ATTRIBUTE, type DemoBusiness } from '../../server/demo/generate';
+import { DEMO_COST_ATTRIBUTE, DEMO_CUSTOMER_SEGMENTS, DEMO_PAYMENT_ATTRIBUTE, type DemoBusiness, type DemoPayment } from '../../server/demo/generate';
 import { createSnapshotBuilder } from '../../server/metrics/snapshot/builder';
 import { type AccountRow, type ExchangeRateRow } from '../../server/metrics/snapshot/rows';
 import { type AccountSnapshot } from '../../server/metrics/snapshot/columns';
@@ -55,7 +55,19 @@ function utcMidnight(day: string): string {
   return `${day}T00:00:00.000Z`;
 }
 
-export function buildDemoSnapshot(business: DemoBusiness, rates: readonly ExchangeRateRow[], account: AccountRow = demoAccountRow()): AccountSnapshot {
+/**
+ * A generated payment, or one whose period a test changed: any end day, open-ended (ended_at,
+ * duration and total null, monthly_amount set), an exact monthly amount.
+ */
+export type PeriodPayment = Omit<DemoPayment, 'ended_at' | 'duration_in_months' | 'total_value'> & {
+  ended_at: string | null;
+  duration_in_months: number | null;
+  total_value: number | null;
+  monthly_amount?: number | null;
+};
+export type PeriodBusiness = Omit<DemoBusiness, 'payments'> & { payments: readonly PeriodPayment[] };
+
+export function buildDemoSnapshot(business: PeriodBusiness, rates: readonly ExchangeRateRow[], account: AccountRow = demoAccountRow()): AccountSnapshot {
   const builder = createSnapshotBuilder(account);
   builder.addCurrencies([
     { iso: 'USD', minor_unit_digits: 2 },
@@ -86,7 +98,19 @@ export function buildDemoSnapshot(business: DemoBusiness, rates: readonly Exchan
   const { payments } = business;
   pages(
     payments,
-    (p) => [{ id: p.id, customer_id: p.customer_id, started_at: p.started_at, duration_in_months: p.duration_in_months, total_value: p.total_value, currency: p.currency, version: p.correction ? 2 : 1 }],
+    (p) => [
+      {
+        id: p.id,
+        customer_id: p.customer_id,
+        started_at: p.started_at,
+        ended_at: p.ended_at,
+        duration_in_months: p.duration_in_months,
+        total_value: p.total_value,
+        monthly_amount: p.monthly_amount ?? null,
+        currency: p.currency,
+        version: p.correction ? 2 : 1,
+      },
+    ],
     (rows) => builder.addPayments(rows),
   );
   pages(payments, (p) => p.items.map((item, position) => ({ payment_id: p.id, position, product_key: item.product_key, type: item.type, quantity: item.quantity })), (rows) =>
@@ -105,6 +129,7 @@ export function buildDemoSnapshot(business: DemoBusiness, rates: readonly Exchan
               version: 1,
               customer_id: p.customer_id,
               started_at: p.started_at,
+              ended_at: p.ended_at,
               duration_in_months: p.duration_in_months,
               total_value: p.correction.original_total_value,
               currency: p.currency,

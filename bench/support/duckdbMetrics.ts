@@ -10,8 +10,9 @@ import { BOOLEAN, DOUBLE, DuckDBDataChunk, DuckDBInstance, INTEGER, VARCHAR, typ
  * What it implements (the engine's defaults):
  * - change_original (the current payment rows; deleted payments are not loaded), no churn
  *   window, use_hierarchy off, metered items outside MRR, both discount kinds subtracted;
- * - a payment covers [started_at, started_at + months), months added with the day clamped;
- * - monthly amount = round_half_even(total / months) in the payment's currency, split evenly
+ * - a payment covers [started_at, ended_at): ended_at any later day (without one given, started_at
+ *   + months, months added with the day clamped), or every day from started_at when open-ended;
+ * - monthly amount = round_half_even(monthly_amount, else total / months) in the payment's currency, split evenly
  *   between its items (the first items take the odd minor units), the recurring items' parts
  *   summed, minus the payment's discounts; nothing when that is not above 0; with several
  *   recurring items the result is spread over them in proportion to their parts (largest
@@ -35,7 +36,8 @@ import { BOOLEAN, DOUBLE, DuckDBDataChunk, DuckDBInstance, INTEGER, VARCHAR, typ
  *   (the value in force at each month end, parent_and_children), negated or not, `and` / `or`,
  *   applied to each piece at each month end it covers.
  *
- * Not implemented (the generated data stays away from them): corrections handled
+ * Not implemented (the generated data stays away from them): finite discounts limited to some
+ * months (every discount lasts the whole payment here), corrections handled
  * when_occurred, churn windows, use_hierarchy, metered items in MRR, the other FX modes,
  * currencies whose minor unit is not 2 digits (the generator uses USD, EUR, PLN), a converted
  * piece that rounds to 0, segmenters other than product, and filter criteria other than
@@ -56,9 +58,14 @@ export interface DuckPaymentRow {
   readonly customer_id: string;
   /** 'YYYY-MM-DD'. */
   readonly started_at: string;
-  readonly duration_in_months: number;
-  /** Minor units of `currency`. */
-  readonly total_value: number;
+  /** 'YYYY-MM-DD', the first day after the period; null: open-ended; left out: started_at + duration_in_months (whole months). */
+  readonly ended_at?: string | null;
+  /** Null when open-ended. */
+  readonly duration_in_months: number | null;
+  /** Minor units of `currency`; null when open-ended. */
+  readonly total_value: number | null;
+  /** The exact monthly amount (null or left out: total / months). */
+  readonly monthly_amount?: number | null;
   readonly currency: string;
   readonly items: readonly { readonly product_key: string | null; readonly type: string; readonly quantity: number }[];
   readonly discount: { readonly kind: 'forever' | 'finite'; readonly monthly_amount: number } | null;
@@ -210,7 +217,7 @@ export class DuckMetrics {
     };
     await c.run(`
       create or replace table customers (key integer primary key, id varchar not null, parent_key integer, included boolean not null);
-      create or replace table payments_raw (key integer, id varchar, customer_key integer, started_at varchar, months integer, total_value double, currency varchar);
+      create or replace table payments_raw (key integer, id varchar, customer_key integer, started_at varchar, ended_at varchar, open boolean, months double, total_value double, monthly_amount double, currency varchar);
       create or replace table payment_items (payment_key integer, position integer, product_key varchar, type varchar, quantity integer);
       create or replace table payment_discounts (payment_key integer, kind varchar, monthly_amount double);`);
     await appendColumns(c, 'customers', [INTEGER, VARCHAR, INTEGER, BOOLEAN], [
@@ -219,13 +226,16 @@ export class DuckMetrics {
       customers.map((row) => keyOf(row.parent_id, `customer '${row.id}'`)),
       customers.map((row) => row.include_in_calculations_by_default),
     ]);
-    await appendColumns(c, 'payments_raw', [INTEGER, VARCHAR, INTEGER, VARCHAR, INTEGER, DOUBLE, VARCHAR], [
+    await appendColumns(c, 'payments_raw', [INTEGER, VARCHAR, INTEGER, VARCHAR, VARCHAR, BOOLEAN, DOUBLE, DOUBLE, DOUBLE, VARCHAR], [
       payments.map((_, key) => key),
       payments.map((row) => row.id),
       payments.map((row) => keyOf(row.customer_id, `payment '${row.id}'`)),
       payments.map((row) => row.started_at),
+      payments.map((row) => row.ended_at ?? null),
+      payments.map((row) => row.ended_at === null || (row.ended_at === undefined && row.duration_in_months === null)),
       payments.map((row) => row.duration_in_months),
       payments.map((row) => row.total_value),
+      payments.map((row) => row.monthly_amount ?? null),
       payments.map((row) => row.currency),
     ]);
     const itemColumns: [number[], number[], (string | null)[], string[], number[]] = [[], [], [], [], []];
@@ -248,7 +258,13 @@ export class DuckMetrics {
     await appendColumns(c, 'payment_discounts', [INTEGER, VARCHAR, DOUBLE], discountColumns);
     await c.run(`
       create or replace table payments as
-        select key, id, customer_key, started_at::date as started_at, months, total_value::bigint as total_value, currency from payments_raw;
+        select key, id, customer_key, started_at::date as started_at,
+               -- The first day after the period; null: open-ended.
+               case when open then null
+                    when ended_at is not null then ended_at::date
+                    else (started_at::date + to_months(months::integer))::date end as end_day,
+               months, total_value::bigint as total_value, monthly_amount, currency
+        from payments_raw;
       drop table payments_raw;
       create or replace table ecb_rates as
         select "Date"::date as day, currency, rate::double as rate_per_eur
@@ -425,15 +441,11 @@ with recursive
     select a.customer_key from ancestry a join customers c on c.key = a.ancestor_key
     group by a.customer_key having bool_and(c.included)
   ),
-  -- round_half_even(total / months) in whole minor units of the payment's currency.
-  monthly as (
-    select p.*, p.total_value // p.months as q, p.total_value % p.months as r
-    from payments p semi join counted_customers k on k.customer_key = p.customer_key
-  ),
+  -- round_half_even(monthly_amount, else total / months) in whole minor units of the payment's currency.
   monthly_amounts as (
-    select key, customer_key, started_at, months, currency,
-           q + case when 2 * r > months then 1 when 2 * r < months then 0 else q % 2 end as monthly_amount
-    from monthly
+    select p.key, p.customer_key, p.started_at, p.end_day, p.currency,
+           round_half_even(coalesce(p.monthly_amount, p.total_value::double / p.months))::bigint as monthly_amount
+    from payments p semi join counted_customers k on k.customer_key = p.customer_key
   ),
   -- Per payment: its items (none = one recurring item without a product) and discounts.
   item_summary as (
@@ -451,13 +463,13 @@ with recursive
   ),
   -- One item (or none) that is recurring: it carries the payment's MRR after discounts.
   single_item_shares as (
-    select customer_key, started_at, months, currency, recurring_product as product_key, monthly_amount - discount as share
+    select customer_key, started_at, end_day, currency, recurring_product as product_key, monthly_amount - discount as share
     from payment_base
     where n <= 1 and recurring_items = 1 and monthly_amount - discount > 0
   ),
   -- Several items split the monthly amount evenly, the first ones taking the odd minor units.
   multi_item_lines as (
-    select b.key as payment_key, b.customer_key, b.started_at, b.months, b.currency, b.discount,
+    select b.key as payment_key, b.customer_key, b.started_at, b.end_day, b.currency, b.discount,
            i.position as k, i.product_key,
            b.monthly_amount // b.n + case when i.position < b.monthly_amount % b.n then 1 else 0 end as part
     from payment_base b join payment_items i on i.payment_key = b.key
@@ -477,7 +489,7 @@ with recursive
     select *, floor(exact + 1e-9::double) as base, exact - floor(exact + 1e-9::double) as remainder from multi_item_exact
   ),
   multi_item_shares as (
-    select customer_key, started_at, months, currency, product_key,
+    select customer_key, started_at, end_day, currency, product_key,
            (base + case when rank <= left_over then 1 else 0 end)::bigint as share
     from (
       select *, mrr - sum(base) over (partition by payment_key) as left_over,
@@ -516,7 +528,7 @@ with recursive
   ),
   pieces as (
     select sh.customer_key, pr.segment_key, cu.currency_key,
-           sh.started_at as start_day, (sh.started_at + to_months(sh.months))::date as end_day,
+           sh.started_at as start_day, coalesce(sh.end_day, date '9999-12-31') as end_day,
            sh.share as orig,${filter ? ' sh.product_key as line_product,' : ''}
            case when sr.factor is null then error('no ECB rate for ' || sh.currency || ' or ' || ${reportCurrency})
                 else round_half_even(sh.share::double * sr.factor)::bigint end as value

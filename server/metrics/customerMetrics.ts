@@ -1,5 +1,5 @@
 import { createConverter, type Converter } from './currency';
-import { absoluteMonth, addMonths, civilFromDay, dayFromIso, isoFromDay } from './days';
+import { civilFromDay, dayFromIso, isoFromDay } from './days';
 import { mrrOnDay } from './definitions/unitFigures';
 import { LineRevenue } from './definitions/revenue';
 import { buildTimeline, type Timeline } from './periods';
@@ -186,14 +186,4 @@ export function computeCustomerMetrics(snapshot: AccountSnapshot, customerId: st
     one_time_accrued_total: oneTimeAccrued,
     timeline: points,
   };
-}
-
-/** Whole months from `from` to `to`: the largest k with from + k months (day clamped) on or before `to`. */
-export function wholeMonthsBetween(from: number, to: number): number {
-  if (to <= from) return 0;
-  const a = civilFromDay(from);
-  const b = civilFromDay(to);
-  let months = absoluteMonth(b.year, b.month) - absoluteMonth(a.year, a.month);
-  while (months > 0 && addMonths(from, months) > to) months--;
-  return months;
 }

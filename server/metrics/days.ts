@@ -128,3 +128,30 @@ export function addMonths(dayNumber: number, months: number): number {
 export function weekdayOfDay(dayNumber: number): number {
   return (((dayNumber + 3) % 7) + 7) % 7;
 }
+
+/** Days in the average month (365 / 12): the unit of a period that is not whole months. */
+export const DAYS_PER_MONTH = 365 / 12;
+
+/** Whole months from `from` to `to`: the largest k with from + k months (day clamped) on or before `to`. */
+export function wholeMonthsBetween(from: number, to: number): number {
+  if (to <= from) return 0;
+  const a = civilFromDay(from);
+  const b = civilFromDay(to);
+  let months = b.year * 12 + b.month - (a.year * 12 + a.month);
+  while (months > 0 && addMonths(from, months) > to) months--;
+  return months;
+}
+
+/**
+ * The length of the service period [start, end) in months, as payments store it: whole months
+ * when end = start + n months (day clamped), otherwise days / (365 / 12).
+ */
+export function durationInMonths(start: number, end: number): number {
+  const months = wholeMonthsBetween(start, end);
+  return months > 0 && addMonths(start, months) === end ? months : (end - start) / DAYS_PER_MONTH;
+}
+
+/** The end of a period of `months` from `start`: month arithmetic for whole months, otherwise round(months x 365 / 12) days. */
+export function endOfPeriod(start: number, months: number): number {
+  return Number.isInteger(months) ? addMonths(start, months) : start + Math.max(1, Math.round(months * DAYS_PER_MONTH));
+}

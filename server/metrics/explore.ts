@@ -1,7 +1,7 @@
 import type { EXPLORE_GROWTH_BUCKETS } from '../../models/constants';
 import { createConverter } from './currency';
-import { accruedTotals, wholeMonthsBetween } from './customerMetrics';
-import { dayFromIso } from './days';
+import { accruedTotals } from './customerMetrics';
+import { dayFromIso, wholeMonthsBetween } from './days';
 import { planSection } from './definitions/plan';
 import { firstPaidMeasureDay, mrrOnDay, runStartAt } from './definitions/unitFigures';
 import { computeDetails, type DetailsRequest } from './details';

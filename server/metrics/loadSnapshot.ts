@@ -2,6 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/database';
 import type { DB, DiscountKind, ItemType } from '../db/schema';
 import { probeStoredCopy, readStoredCopy, writeStoredCopy } from './snapshotStore';
+import { DAY_NEVER_AFTER } from './days';
 import { ITEM_TYPES, SnapshotError, type CustomerRow } from './snapshot/rows';
 import { createSnapshotBuilder, type RawSnapshotSink } from './snapshot/builder';
 import { type AccountSnapshot } from './snapshot/columns';
@@ -13,7 +14,7 @@ import { type AccountSnapshot } from './snapshot/columns';
  *
  * The large tables (customers, their segment values, payments, items, payment attribute
  * values) do not come back as rows. Each query returns a handful of rows per table (one per
- * group of low-cardinality columns: currency, version, duration; product, type, position;
+ * group of low-cardinality columns: currency, version, deleted; product, type, position;
  * attribute and value) whose columns are whole columns of the table joined into one text
  * value: keys joined by U+001F (the schema forbids control characters in keys: migration
  * 0003), numbers by commas, free text with its lengths. Both engines build such a value far faster than they send a million rows
@@ -86,6 +87,35 @@ function parseDecimals(text: string, count: number, what: string): Float64Array 
   const parts = count === 0 ? [] : text.split(',');
   if (parts.length !== count) throw new SnapshotError(`${what}: not a list of ${count} numbers`);
   return Float64Array.from(parts, Number);
+}
+
+/**
+ * `count` numbers joined by commas where an empty entry is a null (NaN); a whole number is
+ * parsed in place, anything else (a fraction, an exponent) by Number.
+ */
+function parseOptionalDecimals(text: string, count: number, what: string): Float64Array {
+  const out = new Float64Array(count);
+  let at = 0;
+  const end = text.length;
+  for (let k = 0; k < count; k++) {
+    let next = text.indexOf(',', at);
+    if (next < 0) next = end;
+    if (next === at) out[k] = NaN;
+    else {
+      let value = 0;
+      let whole = true;
+      for (let i = at; i < next && whole; i++) {
+        const c = text.charCodeAt(i) - ZERO;
+        if (c < 0 || c > 9) whole = false;
+        else value = value * 10 + c;
+      }
+      out[k] = whole ? value : Number(text.slice(at, next));
+      if (Number.isNaN(out[k])) throw new SnapshotError(`${what}: '${text.slice(at, next)}' is not a number`);
+    }
+    at = next + 1;
+  }
+  if (count > 0 ? at !== end + 1 : end !== 0) throw new SnapshotError(`${what}: not a list of ${count} numbers`);
+  return out;
 }
 
 /**
@@ -208,7 +238,7 @@ async function readAccount(trx: Transaction<DB>, accountId: string, options: Loa
   const versionQuery = started(
     trx
       .selectFrom('payment_versions')
-      .select(['payment_id', 'version', 'customer_id', 'started_at', 'duration_in_months', 'total_value', 'currency', 'items', 'discounts', 'deleted', 'valid_from', 'valid_to'])
+      .select(['payment_id', 'version', 'customer_id', 'started_at', 'ended_at', 'duration_in_months', 'total_value', 'monthly_amount', 'currency', 'items', 'discounts', 'deleted', 'valid_from', 'valid_to'])
       .where('account_id', '=', accountId)
       .where('valid_to', 'is not', null)
       .orderBy('payment_id').orderBy('version')
@@ -365,15 +395,20 @@ function addCustomerSegmentValues(groups: Row[], raw: RawSnapshotSink): void {
   }
 }
 
+// An open-ended payment (ended_at null) comes with the end day DAY_NEVER_AFTER and an empty
+// duration and total; a null monthly amount (total / duration) comes empty.
 const paymentsSql = (accountId: string) =>
-  sql`select currency, version, duration_in_months as duration, deleted_at is not null as deleted, count(*) as n,
+  sql`select currency, version, deleted_at is not null as deleted, count(*) as n,
           string_agg(id, E'\\x1f') as ids,
           string_agg(customer_id, E'\\x1f') as customers,
           string_agg((started_at - date '1970-01-01')::text, ',') as starts,
-          string_agg(total_value::text, ',') as totals
+          string_agg(coalesce(ended_at - date '1970-01-01', ${sql.lit(DAY_NEVER_AFTER)})::text, ',') as ends,
+          string_agg(coalesce(duration_in_months::text, ''), ',') as durations,
+          string_agg(coalesce(total_value::text, ''), ',') as totals,
+          string_agg(coalesce(monthly_amount::text, ''), ',') as monthlies
         from payments where account_id = ${accountId}
-        group by currency, version, duration_in_months, deleted_at is not null
-        order by currency, version, duration_in_months, deleted_at is not null`;
+        group by currency, version, deleted_at is not null
+        order by currency, version, deleted_at is not null`;
 
 /** Returns the currencies the payments use. */
 function addPayments(groups: Row[], raw: RawSnapshotSink): string[] {
@@ -391,10 +426,25 @@ function addPayments(groups: Row[], raw: RawSnapshotSink): string[] {
     const idStarts = splitKeys(ids, n, 'payment ids');
     const customers = resolveKeys(text(group, 'customers'), n, 'payment customer', raw.customerOf);
     const starts = parseIntegers(text(group, 'starts'), n, 'payment starts');
-    const duration = Number(group.duration);
-    const totals = parseIntegers(text(group, 'totals'), n, 'payment totals');
+    const ends = parseIntegers(text(group, 'ends'), n, 'payment ends');
+    const durations = parseOptionalDecimals(text(group, 'durations'), n, 'payment durations');
+    const totals = parseOptionalDecimals(text(group, 'totals'), n, 'payment totals');
+    const monthlies = parseOptionalDecimals(text(group, 'monthlies'), n, 'payment monthly amounts');
     for (let k = 0; k < n; k++) {
-      raw.addPayment(source, idStarts[k] as number, (idStarts[k + 1] as number) - 1, customers[k] as number, starts[k] as number, duration, totals[k] as number, currency, version, deleted);
+      raw.addPayment(
+        source,
+        idStarts[k] as number,
+        (idStarts[k + 1] as number) - 1,
+        customers[k] as number,
+        starts[k] as number,
+        ends[k] as number,
+        durations[k] as number,
+        totals[k] as number,
+        monthlies[k] as number,
+        currency,
+        version,
+        deleted,
+      );
     }
   }
   return [...currencies];
@@ -422,7 +472,8 @@ function addPaymentItems(groups: Row[], raw: RawSnapshotSink): void {
 const paymentDiscountsSql = (accountId: string) =>
   sql`select kind, count(*) as n,
           string_agg(payment_id, E'\\x1f') as payments,
-          string_agg(monthly_amount::text, ',') as amounts
+          string_agg(monthly_amount::text, ',') as amounts,
+          string_agg(coalesce(months, 0)::text, ',') as months
         from payment_discounts where account_id = ${accountId}
         group by kind
         order by kind`;
@@ -432,7 +483,8 @@ function addPaymentDiscounts(groups: Row[], raw: RawSnapshotSink): void {
     const n = count(group);
     const kind = group.kind as DiscountKind;
     if (kind !== 'forever' && kind !== 'finite') throw new SnapshotError(`unknown discount kind '${String(kind)}'`);
-    raw.addPaymentDiscounts(kind, resolveKeys(text(group, 'payments'), n, 'payment discount', raw.paymentOf), parseIntegers(text(group, 'amounts'), n, 'discount amounts'));
+    const payments = resolveKeys(text(group, 'payments'), n, 'payment discount', raw.paymentOf);
+    raw.addPaymentDiscounts(kind, payments, parseIntegers(text(group, 'amounts'), n, 'discount amounts'), parseIntegers(text(group, 'months'), n, 'discount months'));
   }
 }
 

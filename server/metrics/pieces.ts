@@ -2,7 +2,7 @@ import { bridgeCoverageGaps } from './churnWindow';
 import { versionWindow } from './corrections';
 import { applyReportFilter, type ReportFilter } from './filters';
 import { allocateProportionally } from './money';
-import { emptyPieces, indexUnits, type MrrPieces } from './pieceColumns';
+import { emptyPieces, growPieces, indexUnits, type MrrPieces } from './pieceColumns';
 import type { MetricsSettings } from './settings';
 import { ITEM_METERED, ITEM_RECURRING } from './snapshot/rows';
 import { type AccountSnapshot } from './snapshot/columns';
@@ -78,31 +78,25 @@ export function buildMrrPieces(snapshot: AccountSnapshot, options: PieceOptions)
   const countsMetered = settings.includeMeteredInMrr;
   const forever = settings.subtractForeverDiscount;
   const finite = settings.subtractFiniteDiscount;
-  const { customer: recordCustomer, startDay, endDay, recurringMonthly, meteredMonthly, discountForeverMonthly, discountFiniteMonthly, lineStart } = records;
+  const { customer: recordCustomer, startDay, endDay, recurringMonthly, meteredMonthly, discountForeverMonthly, discountFiniteMonthly, discountFiniteEndDay, lineStart } = records;
   const { included, topParent } = customers;
   const window = { from: 0, to: 0 };
 
-  const pieces = emptyPieces(lines.count, customers.count);
+  let pieces = emptyPieces(lines.count, customers.count);
   let weights = new Float64Array(16);
   let shares = new Float64Array(16);
   let lineOf = new Int32Array(16);
   let n = 0;
 
-  for (let r = 0; r < records.count; r++) {
-    const customer = recordCustomer[r] as number;
-    if (included[customer] !== 1) continue;
-    versionWindow(records, r, handling, window);
-    const from = Math.max(startDay[r] as number, window.from);
-    const to = Math.min(endDay[r] as number, window.to);
-    if (from >= to) continue;
-    const base = (recurringMonthly[r] as number) + (countsMetered ? (meteredMonthly[r] as number) : 0);
-    const discount = (forever ? (discountForeverMonthly[r] as number) : 0) + (finite ? (discountFiniteMonthly[r] as number) : 0);
-    const mrr = base - discount;
-    if (!(mrr > 0)) continue;
-    const unit = options.useHierarchy ? (topParent[customer] as number) : customer;
+  /** Pieces of record r over [from, to) with the record's MRR `mrr` (before the split between its lines). */
+  const addSpan = (r: number, unit: number, from: number, to: number, mrr: number) => {
+    if (!(mrr > 0) || from >= to) return;
     const firstLine = lineStart[r] as number;
     const lastLine = lineStart[r + 1] as number;
-
+    if (n + lastLine - firstLine > pieces.record.length) {
+      pieces.count = n;
+      while (n + lastLine - firstLine > pieces.record.length) pieces = growPieces(pieces);
+    }
     if (lastLine - firstLine === 1) {
       // The common case: one item, which carries the whole MRR.
       pieces.record[n] = r;
@@ -112,7 +106,7 @@ export function buildMrrPieces(snapshot: AccountSnapshot, options: PieceOptions)
       pieces.end[n] = to;
       pieces.orig[n] = mrr;
       n++;
-      continue;
+      return;
     }
     if (lastLine - firstLine > weights.length) {
       weights = new Float64Array(lastLine - firstLine);
@@ -139,6 +133,27 @@ export function buildMrrPieces(snapshot: AccountSnapshot, options: PieceOptions)
       pieces.end[n] = to;
       pieces.orig[n] = share;
       n++;
+    }
+  };
+
+  for (let r = 0; r < records.count; r++) {
+    const customer = recordCustomer[r] as number;
+    if (included[customer] !== 1) continue;
+    versionWindow(records, r, handling, window);
+    const from = Math.max(startDay[r] as number, window.from);
+    const to = Math.min(endDay[r] as number, window.to);
+    if (from >= to) continue;
+    const base = (recurringMonthly[r] as number) + (countsMetered ? (meteredMonthly[r] as number) : 0);
+    const mrr = base - (forever ? (discountForeverMonthly[r] as number) : 0);
+    const unit = options.useHierarchy ? (topParent[customer] as number) : customer;
+    const finiteDiscount = finite ? (discountFiniteMonthly[r] as number) : 0;
+    // A finite discount with months applies until its end day, the payment's full MRR after it.
+    const discountEnd = finiteDiscount !== 0 ? (discountFiniteEndDay[r] as number) : from;
+    if (discountEnd >= to) addSpan(r, unit, from, to, mrr - finiteDiscount);
+    else if (discountEnd <= from) addSpan(r, unit, from, to, mrr);
+    else {
+      addSpan(r, unit, from, discountEnd, mrr - finiteDiscount);
+      addSpan(r, unit, discountEnd, to, mrr);
     }
   }
   pieces.count = n;

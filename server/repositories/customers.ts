@@ -56,7 +56,7 @@ export function customersRepository(db: Kysely<DB>, accountId: string) {
     payments(customerId: string, direction: 'asc' | 'desc', limit: number) {
       return db
         .selectFrom('payments')
-        .select(['id', 'customer_id', 'started_at', 'ended_at', 'duration_in_months', 'total_value', 'currency', 'invoice_number'])
+        .select(['id', 'customer_id', 'started_at', 'ended_at', 'duration_in_months', 'total_value', 'monthly_amount', 'currency', 'invoice_number'])
         .where('account_id', '=', accountId)
         .where('customer_id', '=', customerId)
         .where('deleted_at', 'is', null)

@@ -56,13 +56,13 @@ const PaymentSchema = Type.Object({
   id: Type.String(),
   customer_id: Type.String(),
   started_at: Type.String({ description: 'YYYY-MM-DD' }),
-  ended_at: Type.String({ description: 'YYYY-MM-DD' }),
-  duration_in_months: Type.Integer(),
-  total_value: Type.Number({ description: 'Minor units of `currency` (converted at the rates of its start day)' }),
-  monthly_amount: Type.Number({ description: 'total_value / duration_in_months' }),
+  ended_at: Type.Union([Type.String(), Type.Null()], { description: 'YYYY-MM-DD, the first day after the service period [started_at, ended_at); null for an open-ended payment' }),
+  duration_in_months: Type.Union([Type.Number(), Type.Null()], { description: 'Whole months, or days / (365 / 12) for another period; null when open-ended' }),
+  total_value: Type.Union([Type.Number(), Type.Null()], { description: 'Minor units of `currency` (converted at the rates of its start day); null when open-ended' }),
+  monthly_amount: Type.Number({ description: 'Minor units of `currency` a month, exact (may have a fraction of a minor unit): the payment’s monthly amount, else total_value / duration_in_months' }),
   currency: Type.String(),
   original_currency: Type.String(),
-  original_total_value: Type.Number({ description: 'Minor units of `original_currency`' }),
+  original_total_value: Type.Union([Type.Number(), Type.Null()], { description: 'Minor units of `original_currency`; null when open-ended' }),
   invoice_number: Type.Union([Type.String(), Type.Null()]),
   items: Type.Array(Type.Object({ product_key: Type.String(), type: ItemTypeSchema, quantity: Type.Number() })),
 });
@@ -196,18 +196,21 @@ export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
           limit,
           items: payments.map((payment) => {
             const started = String(payment.started_at);
-            const total = convert.value(payment.total_value, payment.currency, started);
+            const factor = convert.factor(payment.currency, started);
+            const originalTotal = payment.total_value === null ? null : Number(payment.total_value);
+            const duration = payment.duration_in_months === null ? null : Number(payment.duration_in_months);
+            const originalMonthly = payment.monthly_amount !== null ? Number(payment.monthly_amount) : originalTotal !== null && duration ? originalTotal / duration : 0;
             return {
               id: payment.id,
               customer_id: payment.customer_id,
               started_at: started,
-              ended_at: String(payment.ended_at),
-              duration_in_months: payment.duration_in_months,
-              total_value: total,
-              monthly_amount: payment.duration_in_months > 0 ? total / payment.duration_in_months : total,
+              ended_at: payment.ended_at === null ? null : String(payment.ended_at),
+              duration_in_months: duration,
+              total_value: originalTotal === null ? null : factor === 1 ? originalTotal : Math.round(originalTotal * factor),
+              monthly_amount: originalMonthly * factor,
               currency: convert.currency,
               original_currency: payment.currency,
-              original_total_value: Number(payment.total_value),
+              original_total_value: originalTotal,
               invoice_number: payment.invoice_number,
               items: items.filter((item) => item.payment_id === payment.id).map((item): PaymentVersionItem => ({ product_key: item.product_key, type: item.type, quantity: Number(item.quantity) })),
             };
@@ -220,7 +223,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  /** Converts a payment's total into `currency` (default the account's) at the rates of its start day, as reports do by default. */
+  /** Converts a payment's amounts into `currency` (default the account's) at the rates of its start day, as reports do by default. */
   async function converterTo(accountId: string, currency: string | undefined) {
     if (currency) await mustBeKnownCurrency(db, currency);
     const snapshot = await app.metrics.getSnapshot(accountId, { currencies: [currency] });
@@ -229,14 +232,14 @@ export const customerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     let converter: ReturnType<typeof createConverter> | null = null;
     return {
       currency: target,
-      value(amount: number, from: string, startedAt: string): number {
-        const value = Number(amount);
-        if (from === target) return value;
+      /** Units of the target currency per unit of `from` on the start day (1 for the same currency). */
+      factor(from: string, startedAt: string): number {
+        if (from === target) return 1;
         const k = snapshot.currencies.index.get(from);
         if (k === undefined) throw new MissingExchangeRateError(from, startedAt, 'ECB');
         converter ??= createConverter(snapshot, settings);
         const day = dayFromIso(startedAt);
-        return Math.round(value * converter.factor(k, converter.rateDay(day, day)));
+        return converter.factor(k, converter.rateDay(day, day));
       },
     };
   }

@@ -27,7 +27,7 @@ const statements: string[] = [
      or (ended_at is not null and ended_at > started_at and duration_in_months > 0 and total_value is not null))`,
   `alter table payments add constraint payments_monthly_amount_check check (
      (monthly_amount is null and ended_at is not null)
-     or (monthly_amount >= 0 and monthly_amount < 'Infinity'::double precision))`,
+     or (monthly_amount is not null and monthly_amount >= 0 and monthly_amount < 'Infinity'::double precision))`,
 
   `alter table payment_versions drop constraint if exists payment_versions_duration_in_months_check`,
   `alter table payment_versions alter column ended_at drop not null`,
@@ -40,7 +40,7 @@ const statements: string[] = [
      or (ended_at is not null and ended_at > started_at and duration_in_months > 0 and total_value is not null))`,
   `alter table payment_versions add constraint payment_versions_monthly_amount_check check (
      (monthly_amount is null and ended_at is not null)
-     or (monthly_amount >= 0 and monthly_amount < 'Infinity'::double precision))`,
+     or (monthly_amount is not null and monthly_amount >= 0 and monthly_amount < 'Infinity'::double precision))`,
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {

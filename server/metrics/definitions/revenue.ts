@@ -1,5 +1,6 @@
 import type { Converter } from '../currency';
 import type { ReportFilter } from '../filters';
+import { addMonths, wholeMonthsBetween } from '../days';
 import { roundHalfEven } from '../money';
 import type { Timeline } from '../periods';
 import { CustomerGroupResolver, groupOf, groupValues, type Segmenter } from '../segments';
@@ -20,7 +21,10 @@ import { dayIndexOf, type DayIndex } from './plan';
  * A line's total is the payment's total split evenly between its items (snapshot/finish.ts).
  * Spreading is by day with cumulative rounding: by day x a line of total T over [s, e) has
  * recognized round(T * (x - s) / (e - s)), so the portions of any periods are whole minor
- * units that add up to T exactly whatever the resolution. The current period counts up to
+ * units that add up to T exactly whatever the resolution. An open-ended payment (no end yet)
+ * recognizes its monthly amount for each service month from its start (start + k months), spread
+ * over that month's days the same way, and books nothing (its total is unknown until it ends:
+ * booked and one-time revenue count it once it has an end). The current period counts up to
  * today. Each portion converts on its own, at the rate of the record's start day (or of the
  * period's measure day for the other rate sources), rounded half to even.
  *
@@ -44,6 +48,18 @@ export function recognizedBy(total: number, start: number, end: number, day: num
   if (day <= start) return 0;
   if (day >= end) return total;
   return roundHalfEven((total * (day - start)) / (end - start));
+}
+
+/**
+ * Recognized amount of an open-ended line of `monthly` a month from `start` by day `day`
+ * (exclusive): each service month [start + k months, start + k + 1 months) (day clamped)
+ * recognizes the monthly amount, spread over its days like a one-month payment.
+ */
+export function recognizedOpenBy(monthly: number, start: number, day: number): number {
+  if (day <= start) return 0;
+  const k = wholeMonthsBetween(start, day);
+  const from = addMonths(start, k);
+  return k * monthly + recognizedBy(monthly, from, addMonths(start, k + 1), day);
 }
 
 /**
@@ -84,11 +100,14 @@ export class LineRevenue {
     const recordStart = records.startDay[record] as number;
     const recordEnd = records.endDay[record] as number;
     const currency = records.currency[record] as number;
+    const open = records.openEnded[record] === 1;
     const total = lines.total[line] as number;
+    const monthly = lines.monthly[line] as number;
+    const by = (day: number) => (open ? recognizedOpenBy(monthly, recordStart, day) : recognizedBy(total, recordStart, recordEnd, day));
     for (let t = this.index.table[begin - this.index.base] as number; t < timeline.length && (timeline.firstDay[t] as number) < end; t++) {
       const a = Math.max(begin, timeline.firstDay[t] as number);
       const b = Math.min(end, (timeline.lastDay[t] as number) + 1);
-      const portion = recognizedBy(total, recordStart, recordEnd, b) - recognizedBy(total, recordStart, recordEnd, a);
+      const portion = by(b) - by(a);
       if (portion !== 0) visit(t, roundHalfEven(portion * converter.factor(currency, converter.rateDay(recordStart, timeline.measureDay[t] as number))));
     }
   }

@@ -1,6 +1,6 @@
 import type { AttributeObject, DiscountKind, ItemType } from '../../db/schema';
 import { DEFAULT_MINOR_UNIT_DIGITS } from '../../../models/money';
-import { absoluteMonth, dayFromInstant, dayFromIso, isoFromDay } from '../days';
+import { absoluteMonth, DAY_NEVER_AFTER, dayFromInstant, dayFromIso, durationInMonths, endOfPeriod, isoFromDay } from '../days';
 import { float64Column, int32Column, uint8Column, type GrowableColumn } from '../growableColumn';
 import { KeyIndex } from '../keyIndex';
 import { Interner, type AttributeBuilder, type SegmentBuilder } from './accumulators';
@@ -74,13 +74,20 @@ export interface RawSnapshotSink {
   reservePayments(count: number): void;
   /** Registers a string that holds payment ids; `addPayment` refers to it by the returned number. */
   paymentIdSource(text: string): number;
-  addPayment(source: number, start: number, end: number, customer: number, startDay: number, duration: number, total: number, currency: number, version: number, deleted: boolean): void;
+  /**
+   * `endDay`: exclusive, DAY_NEVER_AFTER for an open-ended payment (then `duration` and `total`
+   * are ignored); `monthly`: the exact monthly amount, NaN for none (total / duration).
+   */
+  addPayment(source: number, start: number, end: number, customer: number, startDay: number, endDay: number, duration: number, total: number, monthly: number, currency: number, version: number, deleted: boolean): void;
   /** The payment whose id is text[start, end), or -1; `hint`: the payment found for the previous key (-1: none). */
   paymentOf(text: string, start: number, end: number, hint: number): number;
   /** Items of one product and type (`type`: index into ITEM_TYPES). */
   addPaymentItems(product: number, type: number, payments: Int32Array, positions: Float64Array, quantities: Float64Array): void;
-  /** Discounts of one kind: `amounts[k]` a month off `payments[k]` (a payment may appear more than once). */
-  addPaymentDiscounts(kind: DiscountKind, payments: Int32Array, amounts: Float64Array): void;
+  /**
+   * Discounts of one kind: `amounts[k]` a month off `payments[k]` (a payment may appear more than
+   * once), a finite one for `months[k]` months from the payment's start (0: the whole payment).
+   */
+  addPaymentDiscounts(kind: DiscountKind, payments: Int32Array, amounts: Float64Array, months?: Float64Array): void;
   /** One attribute's value for each of `payments`. */
   addPaymentAttributeValues(attributeId: string, value: string | null, payments: Int32Array): void;
   /** One segment's value for each of `customers`, in force from `months[k]` (absolute months). */
@@ -117,8 +124,10 @@ interface BuilderState {
   readonly paymentIds: KeyIndex;
   readonly payCustomer: GrowableColumn<Int32Array>;
   readonly payStart: GrowableColumn<Int32Array>;
-  readonly payDuration: GrowableColumn<Int32Array>;
+  readonly payEnd: GrowableColumn<Int32Array>;
+  readonly payDuration: GrowableColumn<Float64Array>;
   readonly payTotal: GrowableColumn<Float64Array>;
+  readonly payMonthly: GrowableColumn<Float64Array>;
   readonly payCurrency: GrowableColumn<Int32Array>;
   readonly payVersion: GrowableColumn<Int32Array>;
   readonly payDeleted: GrowableColumn<Uint8Array>;
@@ -132,20 +141,25 @@ interface BuilderState {
 
   readonly discountForever: Map<number, number>;
   readonly discountFinite: Map<number, number>;
+  /** A current payment's finite discount months (the longest of its finite discounts; absent: the whole payment). */
+  readonly discountFiniteMonths: Map<number, number>;
   readonly paymentAttributes: Map<string, AttributeBuilder>;
 
   readonly verPayment: GrowableColumn<Int32Array>;
   readonly verVersion: GrowableColumn<Int32Array>;
   readonly verCustomer: GrowableColumn<Int32Array>;
   readonly verStart: GrowableColumn<Int32Array>;
-  readonly verDuration: GrowableColumn<Int32Array>;
+  readonly verEnd: GrowableColumn<Int32Array>;
+  readonly verDuration: GrowableColumn<Float64Array>;
   readonly verTotal: GrowableColumn<Float64Array>;
+  readonly verMonthly: GrowableColumn<Float64Array>;
   readonly verCurrency: GrowableColumn<Int32Array>;
   readonly verDeleted: GrowableColumn<Uint8Array>;
   readonly verFrom: GrowableColumn<Int32Array>;
   readonly verTo: GrowableColumn<Int32Array>;
   readonly verForever: GrowableColumn<Float64Array>;
   readonly verFinite: GrowableColumn<Float64Array>;
+  readonly verFiniteMonths: GrowableColumn<Float64Array>;
 
   readonly costIds: string[];
   readonly costNames: string[];
@@ -193,8 +207,10 @@ function newBuilderState(account: AccountRow): BuilderState {
     paymentIds: new KeyIndex(),
     payCustomer: int32Column(),
     payStart: int32Column(),
-    payDuration: int32Column(),
+    payEnd: int32Column(),
+    payDuration: float64Column(),
     payTotal: float64Column(),
+    payMonthly: float64Column(),
     payCurrency: int32Column(),
     payVersion: int32Column(),
     payDeleted: uint8Column(),
@@ -205,19 +221,23 @@ function newBuilderState(account: AccountRow): BuilderState {
     itemQuantity: int32Column(),
     discountForever: new Map(),
     discountFinite: new Map(),
+    discountFiniteMonths: new Map(),
     paymentAttributes: new Map(),
     verPayment: int32Column(),
     verVersion: int32Column(),
     verCustomer: int32Column(),
     verStart: int32Column(),
-    verDuration: int32Column(),
+    verEnd: int32Column(),
+    verDuration: float64Column(),
     verTotal: float64Column(),
+    verMonthly: float64Column(),
     verCurrency: int32Column(),
     verDeleted: uint8Column(),
     verFrom: int32Column(),
     verTo: int32Column(),
     verForever: float64Column(),
     verFinite: float64Column(),
+    verFiniteMonths: float64Column(),
     costIds: [],
     costNames: [],
     costInvoiceNumbers: [],
@@ -291,17 +311,67 @@ function addItem(s: BuilderState, owner: number, position: number, productKey: s
   addItemCodes(s, owner, position, s.products.intern(productKey), itemTypeCode(type), quantity);
 }
 
-function addPayment(s: BuilderState, source: number, start: number, end: number, customer: number, startDay: number, duration: number, total: number, currencyIndex: number, version: number, deleted: boolean): void {
+/**
+ * Checks one payment's period and amounts (the CHECKs of migration 0015, so rows built by hand
+ * obey them too); returns the duration to keep: NaN for an open-ended payment.
+ */
+function checkPeriod(what: () => string, startDay: number, endDay: number, duration: number, total: number, monthly: number): number {
+  const validMonthly = Number.isNaN(monthly) || (monthly >= 0 && Number.isFinite(monthly));
+  if (!validMonthly) throw new SnapshotError(`${what()}: monthly_amount must be a finite number >= 0`);
+  if (endDay === DAY_NEVER_AFTER) {
+    if (Number.isNaN(monthly)) throw new SnapshotError(`${what()}: an open-ended payment needs monthly_amount`);
+    return NaN;
+  }
+  if (!(duration > 0) || !Number.isFinite(duration)) throw new SnapshotError(`${what()}: duration_in_months must be above 0`);
+  if (!(endDay > startDay)) throw new SnapshotError(`${what()}: ended_at must be after started_at`);
+  if (!Number.isFinite(total)) throw new SnapshotError(`${what()}: total_value must be a number`);
+  return duration;
+}
+
+function addPayment(
+  s: BuilderState,
+  source: number,
+  start: number,
+  end: number,
+  customer: number,
+  startDay: number,
+  endDay: number,
+  duration: number,
+  total: number,
+  monthly: number,
+  currencyIndex: number,
+  version: number,
+  deleted: boolean,
+): void {
   if (s.paymentIds.add(source, start, end) < 0) throw new SnapshotError(`duplicate payment '${s.paymentIds.sourceText(source).slice(start, end)}'`);
-  if (!(duration >= 1)) throw new SnapshotError(`payment '${s.paymentIds.get(s.paymentIds.count - 1)}': duration_in_months must be >= 1`);
+  const kept = checkPeriod(() => `payment '${s.paymentIds.get(s.paymentIds.count - 1)}'`, startDay, endDay, duration, total, monthly);
   s.payCustomer.push(customer);
   s.payStart.push(startDay);
-  s.payDuration.push(duration);
-  s.payTotal.push(total);
+  s.payEnd.push(endDay);
+  s.payDuration.push(kept);
+  s.payTotal.push(Number.isNaN(kept) ? 0 : total);
+  s.payMonthly.push(monthly);
   s.payCurrency.push(currencyIndex);
   s.payVersion.push(version);
   s.payDeleted.push(deleted ? 1 : 0);
 }
+
+/**
+ * A row's end day and duration: ended_at when the row has the column (null: open-ended),
+ * otherwise from duration_in_months (null: open-ended).
+ */
+function periodOfRow(startDay: number, endedAt: string | null | undefined, duration: number | null): { endDay: number; duration: number } {
+  if (endedAt === null || (endedAt === undefined && (duration === null || duration === undefined))) return { endDay: DAY_NEVER_AFTER, duration: NaN };
+  if (endedAt !== undefined) {
+    const endDay = dayFromIso(endedAt);
+    return { endDay, duration: duration === null || duration === undefined ? durationInMonths(startDay, endDay) : Number(duration) };
+  }
+  const months = Number(duration);
+  return { endDay: months > 0 && Number.isFinite(months) ? endOfPeriod(startDay, months) : startDay, duration: months };
+}
+
+/** A nullable amount as the columns hold it: NaN for null. */
+const orNaN = (value: number | string | null | undefined): number => (value === null || value === undefined ? NaN : Number(value));
 
 function paymentIdSource(s: BuilderState, text: string): number {
   return s.paymentIds.source(text);
@@ -326,9 +396,20 @@ function addCustomerSegmentValue(s: BuilderState, segmentId: string, customer: n
   segment.value.push(value === null ? -1 : segment.values.intern(value));
 }
 
-function addDiscount(s: BuilderState, kind: DiscountKind, payment: number, amount: number): void {
+function addDiscount(s: BuilderState, kind: DiscountKind, payment: number, amount: number, months: number): void {
   const map = kind === 'forever' ? s.discountForever : s.discountFinite;
   map.set(payment, (map.get(payment) ?? 0) + amount);
+  if (kind === 'finite') s.discountFiniteMonths.set(payment, longerDiscount(s.discountFiniteMonths.get(payment), months));
+}
+
+/**
+ * Months of a payment's finite discounts together (they are summed; forms and imports write one):
+ * 0 (the whole payment) when any of them has no months, else the longest.
+ */
+function longerDiscount(known: number | undefined, months: number): number {
+  const m = months > 0 && Number.isFinite(months) ? months : 0;
+  if (known === undefined) return m;
+  return known === 0 || m === 0 ? 0 : Math.max(known, m);
 }
 
 // ------------------------------------------------------------------ raw columns (loaders)
@@ -340,15 +421,15 @@ function rawSink(s: BuilderState): RawSnapshotSink {
     productOf: (key) => s.products.intern(key),
     reservePayments: (n) => s.paymentIds.reserve(n),
     paymentIdSource: (text) => paymentIdSource(s, text),
-    addPayment: (source, start, end, customer, startDay, duration, total, currencyIndex, version, deleted) =>
-      addPayment(s, source, start, end, customer, startDay, duration, total, currencyIndex, version, deleted),
+    addPayment: (source, start, end, customer, startDay, endDay, duration, total, monthly, currencyIndex, version, deleted) =>
+      addPayment(s, source, start, end, customer, startDay, endDay, duration, total, monthly, currencyIndex, version, deleted),
     paymentOf: (text, start, end, hint) => s.paymentIds.findNear(text, start, end, hint),
     addPaymentItems: (product, type, payments, positions, quantities) => {
       if (!(type >= 0 && type < ITEM_TYPES.length)) throw new SnapshotError(`unknown item type code ${type}`);
       for (let k = 0; k < payments.length; k++) addItemCodes(s, payments[k] as number, positions[k] as number, product, type, quantities[k] as number);
     },
-    addPaymentDiscounts: (kind, payments, amounts) => {
-      for (let k = 0; k < payments.length; k++) addDiscount(s, kind, payments[k] as number, amounts[k] as number);
+    addPaymentDiscounts: (kind, payments, amounts, months) => {
+      for (let k = 0; k < payments.length; k++) addDiscount(s, kind, payments[k] as number, amounts[k] as number, months ? (months[k] as number) : 0);
     },
     addPaymentAttributeValues: (attributeId, value, payments) => {
       const attribute = attributeBuilder(s, s.paymentAttributes, attributeId);
@@ -419,7 +500,9 @@ function addProductsRows(s: BuilderState, rows: readonly ProductRow[]): void {
 function addPaymentsRows(s: BuilderState, rows: readonly PaymentRow[]): void {
   for (const row of rows) {
     const customer = customerIndex(s, row.customer_id, `payment '${row.id}'`);
-    addPayment(s, paymentIdSource(s, row.id), 0, row.id.length, customer, dayFromIso(row.started_at), row.duration_in_months, Number(row.total_value), internCurrency(s, row.currency), row.version ?? 1, Boolean(row.deleted_at));
+    const startDay = dayFromIso(row.started_at);
+    const { endDay, duration } = periodOfRow(startDay, row.ended_at, row.duration_in_months);
+    addPayment(s, paymentIdSource(s, row.id), 0, row.id.length, customer, startDay, endDay, duration, orNaN(row.total_value), orNaN(row.monthly_amount), internCurrency(s, row.currency), row.version ?? 1, Boolean(row.deleted_at));
   }
 }
 
@@ -430,7 +513,7 @@ function addPaymentItemsRows(s: BuilderState, rows: readonly PaymentItemRow[]): 
 function addPaymentDiscountsRows(s: BuilderState, rows: readonly PaymentDiscountRow[]): void {
   for (const row of rows) {
     const payment = paymentIndex(s, row.payment_id, 'payment discount');
-    addDiscount(s, row.kind, payment, Number(row.monthly_amount));
+    addDiscount(s, row.kind, payment, Number(row.monthly_amount), orNaN(row.months));
   }
 }
 
@@ -441,24 +524,35 @@ function addPaymentSegmentValuesRows(s: BuilderState, rows: readonly PaymentSegm
 function addPaymentVersionsRows(s: BuilderState, rows: readonly PaymentVersionRow[]): void {
   for (const row of rows) {
     if (row.valid_to === null) continue;
-    if (!(row.duration_in_months >= 1)) throw new SnapshotError(`payment '${row.payment_id}' version ${row.version}: duration_in_months must be >= 1`);
+    const startDay = dayFromIso(row.started_at);
+    const { endDay, duration } = periodOfRow(startDay, row.ended_at, row.duration_in_months);
+    const total = orNaN(row.total_value);
+    const monthly = orNaN(row.monthly_amount);
+    const kept = checkPeriod(() => `payment '${row.payment_id}' version ${row.version}`, startDay, endDay, duration, total, monthly);
     const versionRow = s.verPayment.length;
     s.verPayment.push(paymentIndex(s, row.payment_id, 'payment version'));
     s.verVersion.push(row.version);
     s.verCustomer.push(customerIndex(s, row.customer_id, `payment '${row.payment_id}' version ${row.version}`));
-    s.verStart.push(dayFromIso(row.started_at));
-    s.verDuration.push(row.duration_in_months);
-    s.verTotal.push(Number(row.total_value));
+    s.verStart.push(startDay);
+    s.verEnd.push(endDay);
+    s.verDuration.push(kept);
+    s.verTotal.push(Number.isNaN(kept) ? 0 : total);
+    s.verMonthly.push(monthly);
     s.verCurrency.push(internCurrency(s, row.currency));
     s.verDeleted.push(row.deleted ? 1 : 0);
     s.verFrom.push(dayFromInstant(row.valid_from));
     s.verTo.push(dayFromInstant(row.valid_to));
     let forever = 0;
     let finite = 0;
+    let finiteMonths: number | undefined;
     for (const discount of row.discounts) {
       if (discount.kind === 'forever') forever += Number(discount.monthly_amount);
-      else finite += Number(discount.monthly_amount);
+      else {
+        finite += Number(discount.monthly_amount);
+        finiteMonths = longerDiscount(finiteMonths, orNaN(discount.months));
+      }
     }
+    s.verFiniteMonths.push(finiteMonths ?? 0);
     s.verForever.push(forever);
     s.verFinite.push(finite);
     row.items.forEach((item, position) => addItem(s, -1 - versionRow, position, item.product_key, item.type, item.quantity));
@@ -530,25 +624,31 @@ function finishSnapshot(s: BuilderState): AccountSnapshot {
     paymentCount,
     payCustomer: s.payCustomer.toArray(),
     payStart: s.payStart.toArray(),
+    payEnd: s.payEnd.toArray(),
     payDuration: s.payDuration.toArray(),
     payTotal: s.payTotal.toArray(),
+    payMonthly: s.payMonthly.toArray(),
     payCurrency: s.payCurrency.toArray(),
     payVersion: s.payVersion.toArray(),
     payDeleted: s.payDeleted.toArray(),
     discountForever: s.discountForever,
     discountFinite: s.discountFinite,
+    discountFiniteMonths: s.discountFiniteMonths,
     verPayment: s.verPayment.toArray(),
     verVersion: s.verVersion.toArray(),
     verCustomer: s.verCustomer.toArray(),
     verStart: s.verStart.toArray(),
+    verEnd: s.verEnd.toArray(),
     verDuration: s.verDuration.toArray(),
     verTotal: s.verTotal.toArray(),
+    verMonthly: s.verMonthly.toArray(),
     verCurrency: s.verCurrency.toArray(),
     verDeleted: s.verDeleted.toArray(),
     verFrom: s.verFrom.toArray(),
     verTo: s.verTo.toArray(),
     verForever: s.verForever.toArray(),
     verFinite: s.verFinite.toArray(),
+    verFiniteMonths: s.verFiniteMonths.toArray(),
     itemOwner: s.itemOwner.toArray(),
     itemPosition: s.itemPosition.toArray(),
     itemProduct: s.itemProduct.toArray(),

@@ -87,12 +87,16 @@ export interface RecordColumns {
   readonly version: Int32Array;
   readonly customer: Int32Array;
   readonly startDay: Int32Array;
-  /** Exclusive: start + duration months, day clamped. */
+  /** Exclusive: the payment's ended_at; DAY_NEVER_AFTER for an open-ended payment. */
   readonly endDay: Int32Array;
-  readonly durationMonths: Int32Array;
+  /** 1 for an open-ended payment (no end yet): it covers every day from its start. */
+  readonly openEnded: Uint8Array;
+  /** Whole months, or days / (365 / 12); NaN when open-ended. */
+  readonly durationMonths: Float64Array;
+  /** Minor units of the record's currency; 0 when open-ended (its value is booked once it ends). */
   readonly totalValue: Float64Array;
   readonly currency: Int32Array;
-  /** round_half_even(total / months). */
+  /** round_half_even(monthly_amount ?? total / months): whole minor units. */
   readonly monthlyAmount: Float64Array;
   readonly recurringMonthly: Float64Array;
   readonly meteredMonthly: Float64Array;
@@ -104,6 +108,8 @@ export interface RecordColumns {
   readonly quantity: Int32Array;
   readonly discountForeverMonthly: Float64Array;
   readonly discountFiniteMonthly: Float64Array;
+  /** The finite discounts apply on [startDay, discountFiniteEndDay): start + their months, DAY_NEVER_AFTER without months. */
+  readonly discountFiniteEndDay: Int32Array;
   /** Measurement days on which this version is in force: [validFromDay, validToDay). */
   readonly validFromDay: Int32Array;
   readonly validToDay: Int32Array;
@@ -115,7 +121,7 @@ export interface RecordColumns {
   readonly lineStart: Int32Array;
 }
 
-/** Payment items of every record; the record's monthly amount and total are split evenly between them. */
+/** Payment items of every record; the record's monthly amount and total (0 when open-ended) are split evenly between them. */
 export interface LineColumns {
   readonly count: number;
   readonly record: Int32Array;

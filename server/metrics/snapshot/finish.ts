@@ -135,25 +135,34 @@ export interface RecordSources {
   paymentCount: number;
   payCustomer: Int32Array;
   payStart: Int32Array;
-  payDuration: Int32Array;
+  /** Exclusive; DAY_NEVER_AFTER when open-ended. */
+  payEnd: Int32Array;
+  /** NaN when open-ended. */
+  payDuration: Float64Array;
   payTotal: Float64Array;
+  /** NaN: total / duration. */
+  payMonthly: Float64Array;
   payCurrency: Int32Array;
   payVersion: Int32Array;
   payDeleted: Uint8Array;
   discountForever: Map<number, number>;
   discountFinite: Map<number, number>;
+  discountFiniteMonths: Map<number, number>;
   verPayment: Int32Array;
   verVersion: Int32Array;
   verCustomer: Int32Array;
   verStart: Int32Array;
-  verDuration: Int32Array;
+  verEnd: Int32Array;
+  verDuration: Float64Array;
   verTotal: Float64Array;
+  verMonthly: Float64Array;
   verCurrency: Int32Array;
   verDeleted: Uint8Array;
   verFrom: Int32Array;
   verTo: Int32Array;
   verForever: Float64Array;
   verFinite: Float64Array;
+  verFiniteMonths: Float64Array;
   itemOwner: Int32Array;
   itemPosition: Int32Array;
   itemProduct: Int32Array;
@@ -214,7 +223,8 @@ export function finishRecords(src: RecordSources): { records: RecordColumns; lin
     customer: new Int32Array(N),
     startDay: new Int32Array(N),
     endDay: new Int32Array(N),
-    durationMonths: new Int32Array(N),
+    openEnded: new Uint8Array(N),
+    durationMonths: new Float64Array(N),
     totalValue: new Float64Array(N),
     currency: new Int32Array(N),
     monthlyAmount: new Float64Array(N),
@@ -226,6 +236,7 @@ export function finishRecords(src: RecordSources): { records: RecordColumns; lin
     quantity: new Int32Array(N),
     discountForeverMonthly: new Float64Array(N),
     discountFiniteMonthly: new Float64Array(N),
+    discountFiniteEndDay: new Int32Array(N),
     validFromDay: new Int32Array(N),
     validToDay: new Int32Array(N),
     current: new Uint8Array(N),
@@ -244,8 +255,10 @@ export function finishRecords(src: RecordSources): { records: RecordColumns; lin
   // Discounts per current payment, dense (a Map look-up per record costs more than the rest of it).
   const foreverOf = new Float64Array(P);
   const finiteOf = new Float64Array(P);
+  const finiteMonthsOf = new Float64Array(P);
   for (const [payment, amount] of src.discountForever) foreverOf[payment] = amount;
   for (const [payment, amount] of src.discountFinite) finiteOf[payment] = amount;
+  for (const [payment, months] of src.discountFiniteMonths) finiteMonthsOf[payment] = months;
   const monthlyParts = new Float64Array(64);
   const totalParts = new Float64Array(64);
   const ones: number[] = [];
@@ -258,12 +271,17 @@ export function finishRecords(src: RecordSources): { records: RecordColumns; lin
     const version = isCurrent ? (src.payVersion[s] as number) : (src.verVersion[h] as number);
     const duration = isCurrent ? (src.payDuration[s] as number) : (src.verDuration[h] as number);
     const total = isCurrent ? (src.payTotal[s] as number) : (src.verTotal[h] as number);
+    const exactMonthly = isCurrent ? (src.payMonthly[s] as number) : (src.verMonthly[h] as number);
+    const endDay = isCurrent ? (src.payEnd[s] as number) : (src.verEnd[h] as number);
+    const finiteMonths = isCurrent ? (finiteMonthsOf[s] as number) : (src.verFiniteMonths[h] as number);
     records.payment[r] = payment;
     records.version[r] = version;
     records.customer[r] = srcCustomer[s] as number;
     records.startDay[r] = srcStart[s] as number;
-    records.endDay[r] = addMonths(srcStart[s] as number, duration);
+    records.endDay[r] = endDay;
+    records.openEnded[r] = endDay === DAY_NEVER_AFTER ? 1 : 0;
     records.durationMonths[r] = duration;
+    records.discountFiniteEndDay[r] = finiteMonths > 0 ? addMonths(srcStart[s] as number, finiteMonths) : DAY_NEVER_AFTER;
     records.totalValue[r] = total;
     records.currency[r] = isCurrent ? (src.payCurrency[s] as number) : (src.verCurrency[h] as number);
     records.discountForeverMonthly[r] = isCurrent ? (foreverOf[s] as number) : (src.verForever[h] as number);
@@ -279,7 +297,7 @@ export function finishRecords(src: RecordSources): { records: RecordColumns; lin
     }
 
     // Lines: the items, or one recurring line without a product when the record has none.
-    const monthly = roundHalfEven(total / duration);
+    const monthly = roundHalfEven(Number.isNaN(exactMonthly) ? total / duration : exactMonthly);
     records.monthlyAmount[r] = monthly;
     records.lineStart[r] = lineCount;
     const first = itemStart[s] as number;

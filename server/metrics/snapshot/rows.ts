@@ -74,10 +74,20 @@ export interface ProductRow {
 export interface PaymentRow {
   id: string;
   customer_id: string;
-  /** 'YYYY-MM-DD'. `ended_at` is not read: the end is always started_at + duration (day clamped). */
+  /** 'YYYY-MM-DD'. */
   started_at: string;
-  duration_in_months: number;
-  total_value: number;
+  /**
+   * 'YYYY-MM-DD', the first day after the service period [started_at, ended_at); null for an
+   * open-ended payment. Left out (undefined): derived from `duration_in_months` (whole months:
+   * month arithmetic, day clamped; otherwise round(months x 365 / 12) days), open-ended when that is null.
+   */
+  ended_at?: string | null;
+  /** Whole months, or days / (365 / 12); null when open-ended. */
+  duration_in_months: number | null;
+  /** Minor units; null when open-ended. */
+  total_value: number | null;
+  /** Exact monthly amount in minor units (may carry a fraction); null or left out: total / months. Required when open-ended. */
+  monthly_amount?: number | null;
   currency: string;
   version?: number;
   deleted_at?: Instant | null;
@@ -93,6 +103,8 @@ export interface PaymentDiscountRow {
   payment_id: string;
   kind: DiscountKind;
   monthly_amount: number;
+  /** A finite discount's months from the payment's start (null or left out: the whole payment). */
+  months?: number | null;
 }
 export interface PaymentSegmentValueRow {
   payment_id: string;
@@ -105,8 +117,11 @@ export interface PaymentVersionRow {
   version: number;
   customer_id: string;
   started_at: string;
-  duration_in_months: number;
-  total_value: number;
+  /** As in PaymentRow. */
+  ended_at?: string | null;
+  duration_in_months: number | null;
+  total_value: number | null;
+  monthly_amount?: number | null;
   currency: string;
   items: readonly PaymentVersionItem[];
   discounts: readonly PaymentVersionDiscount[];

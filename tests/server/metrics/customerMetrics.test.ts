@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeSection } from '../../../server/metrics/definitions/computeSection';
-import { computeCustomerMetrics, wholeMonthsBetween } from '../../../server/metrics/customerMetrics';
-import { dayFromIso } from '../../../server/metrics/days';
+import { computeCustomerMetrics } from '../../../server/metrics/customerMetrics';
+import { dayFromIso, wholeMonthsBetween } from '../../../server/metrics/days';
 import { business, ecb, type PaymentSpec } from './support';
 
 /** Customer-level figures (METRICS.md section 10): the customer drawer's MRR, revenue to date and timeline. */

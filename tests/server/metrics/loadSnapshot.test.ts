@@ -157,6 +157,63 @@ describe(`loadSnapshot on ${testEngine}`, () => {
     expect(loaded.records.version[refund]).toBe(2);
   });
 
+  it('reads open-ended and prorated payments, exact monthly amounts, discount months and such versions', async () => {
+    const periods = await seedDemoAccount(db.kysely, { email: 'periods@example.com', password: 'pw-periods', now: NOW, customers: 10, months: 3, seed: 14 });
+    const account = periods.accountId;
+    await db.kysely.insertInto('customers').values({ account_id: account, id: 'cus-period', name: 'Periods' }).execute();
+    const prorated = 36 / (365 / 12);
+    await db.kysely
+      .insertInto('payments')
+      .values([
+        { account_id: account, id: 'subh-open', customer_id: 'cus-period', started_at: '2025-02-10', ended_at: null, duration_in_months: null, total_value: null, monthly_amount: 10_000 / 3, currency: 'USD' },
+        { account_id: account, id: 'subh-prorated', customer_id: 'cus-period', started_at: '2025-01-15', ended_at: '2025-02-20', duration_in_months: prorated, total_value: 6_000, currency: 'USD', version: 2 },
+      ])
+      .execute();
+    await db.kysely.insertInto('payment_discounts').values({ account_id: account, payment_id: 'subh-open', position: 0, kind: 'finite', monthly_amount: 500, months: 2 }).execute();
+    await db.kysely
+      .insertInto('payment_versions')
+      .values({
+        account_id: account,
+        payment_id: 'subh-prorated',
+        version: 1,
+        customer_id: 'cus-period',
+        started_at: '2025-01-15',
+        ended_at: null,
+        duration_in_months: null,
+        total_value: null,
+        monthly_amount: 4_000.5,
+        currency: 'USD',
+        invoice_number: null,
+        items: JSON.stringify([{ product_key: 'plan', type: 'recurring', quantity: 1 }]),
+        discounts: JSON.stringify([{ kind: 'finite', monthly_amount: 100, months: 1 }]),
+        valid_from: new Date('2025-01-15T00:00:00Z'),
+        valid_to: new Date('2025-03-01T12:00:00Z'),
+      })
+      .execute();
+    const loaded = await loadSnapshot(db, account);
+    const recordOf = (id: string, current: boolean) => Array.from(loaded.records.payment).findIndex((p, r) => p === loaded.payments.ids.indexOf(id) && loaded.records.current[r] === (current ? 1 : 0));
+    const open = recordOf('subh-open', true);
+    expect(loaded.records.openEnded[open]).toBe(1);
+    expect(Number.isNaN(loaded.records.durationMonths[open])).toBe(true);
+    expect(loaded.records.totalValue[open]).toBe(0);
+    expect(loaded.records.monthlyAmount[open]).toBe(3_333);
+    expect(loaded.records.discountFiniteMonthly[open]).toBe(500);
+    expect(loaded.records.discountFiniteEndDay[open]).toBe(dayFromIso('2025-04-10'));
+    const current = recordOf('subh-prorated', true);
+    expect(loaded.records.openEnded[current]).toBe(0);
+    expect(loaded.records.endDay[current]).toBe(dayFromIso('2025-02-20'));
+    expect(loaded.records.durationMonths[current]).toBe(prorated);
+    expect(loaded.records.monthlyAmount[current]).toBe(5_069);
+    const earlier = recordOf('subh-prorated', false);
+    expect(loaded.records.openEnded[earlier]).toBe(1);
+    expect(loaded.records.monthlyAmount[earlier]).toBe(4_000);
+    expect(loaded.records.discountFiniteEndDay[earlier]).toBe(dayFromIso('2025-02-15'));
+    // The stored copy keeps every new column.
+    const again = await loadSnapshot(db, account);
+    expect(Array.from(again.records.openEnded)).toEqual(Array.from(loaded.records.openEnded));
+    expect(Array.from(again.records.discountFiniteEndDay)).toEqual(Array.from(loaded.records.discountFiniteEndDay));
+  });
+
   it('refuses keys with control characters, which the loader uses as separators', async () => {
     await expect(db.kysely.insertInto('customers').values({ account_id: mine.accountId, id: 'cus\u001fbad', name: 'Bad' }).execute()).rejects.toThrow(/customers_id_printable/);
   });

@@ -42,8 +42,15 @@ interface GenPayment {
   currency: Currency;
   type: ItemType;
   product: 'A' | 'B' | 'C';
-  discount: { kind: 'forever' | 'finite'; amount: number } | null;
+  /** A finite discount may last `months` from the payment's start (none: the whole payment). */
+  discount: { kind: 'forever' | 'finite'; amount: number; months?: number | null } | null;
   channel: 'web' | 'sales';
+  /**
+   * The service period (default whole `months`): `days` days (a fractional number of months
+   * unless it happens to be whole ones; `exact`: the monthly amount is given, else only the
+   * total, rounded), or open-ended (only the monthly amount).
+   */
+  period?: { kind: 'months' } | { kind: 'days'; days: number; exact: boolean } | { kind: 'open' };
 }
 
 interface GenCustomer {
@@ -82,9 +89,44 @@ const paymentArb = (customers: number, maxDay = 31): fc.Arbitrary<GenPayment> =>
     currency: fc.constantFrom<Currency>('USD', 'USD', 'EUR', 'PLN'),
     type: fc.constantFrom<ItemType>('recurring', 'recurring', 'recurring', 'metered', 'one_time', 'freemium'),
     product: fc.constantFrom('A', 'B', 'C'),
-    discount: fc.option(fc.record({ kind: fc.constantFrom('forever', 'finite'), amount: fc.integer({ min: 0, max: 60_000 }) }), { freq: 3 }),
+    discount: fc.option(
+      fc.record({ kind: fc.constantFrom('forever', 'finite'), amount: fc.integer({ min: 0, max: 60_000 }), months: fc.option(fc.integer({ min: 1, max: 4 }), { freq: 2 }) }).map((d) =>
+        d.kind === 'finite' ? d : { ...d, months: null },
+      ),
+      { freq: 3 },
+    ),
     channel: fc.constantFrom('web', 'sales'),
+    period: fc.oneof(
+      { weight: 4, arbitrary: fc.constant({ kind: 'months' as const }) },
+      { weight: 2, arbitrary: fc.record({ kind: fc.constant('days' as const), days: fc.integer({ min: 1, max: 120 }), exact: fc.boolean() }) },
+      { weight: 1, arbitrary: fc.constant({ kind: 'open' as const }) },
+    ),
   });
+
+const DAYS_PER_MONTH = 365 / 12;
+
+/** The payment's fixture fields for its period: end, total and monthly amount. */
+function periodFields(p: GenPayment, startIso: string): Pick<PaymentSpec, 'months' | 'end' | 'total' | 'monthly'> {
+  const period = p.period ?? { kind: 'months' };
+  if (period.kind === 'open') return { end: null, total: null, monthly: p.monthly };
+  if (period.kind === 'months') return { months: p.months, total: p.monthly * p.months };
+  const end = isoOf(Date.parse(`${startIso}T00:00:00Z`) + period.days * DAY_MS);
+  return { end, total: Math.round((p.monthly * period.days) / DAYS_PER_MONTH), ...(period.exact ? { monthly: p.monthly } : {}) };
+}
+
+/** The reference's reading of a payment's period: [start, end) (Infinity when open-ended) and the monthly amount before discounts. */
+function referencePeriod(p: GenPayment, startIso: string): { end: number; monthly: number } {
+  const period = p.period ?? { kind: 'months' };
+  const start = dayNumber(startIso);
+  if (period.kind === 'open') return { end: Infinity, monthly: p.monthly };
+  if (period.kind === 'months') return { end: dayNumber(addMonthsIso(startIso, p.months)), monthly: p.monthly };
+  const end = start + period.days;
+  if (period.exact) return { end, monthly: p.monthly };
+  // Only the total: total / duration, the duration whole months when the days happen to be.
+  const total = Math.round((p.monthly * period.days) / DAYS_PER_MONTH);
+  const whole = [1, 2, 3, 4].find((m) => dayNumber(addMonthsIso(startIso, m)) === end);
+  return { end, monthly: halfEven(total / (whole ?? period.days / DAYS_PER_MONTH)) };
+}
 
 const customerArb: fc.Arbitrary<GenCustomer> = fc.record({
   parent: fc.boolean(),
@@ -140,12 +182,11 @@ function toBusiness(h: History, currencyOverride?: Currency): BusinessSpec {
       (p): PaymentSpec => ({
         customer: customerId(p.customer),
         start: isoOf(ORIGIN + p.startOffset * DAY_MS),
-        months: p.months,
-        total: p.monthly * p.months,
+        ...periodFields(p, isoOf(ORIGIN + p.startOffset * DAY_MS)),
         currency: currencyOverride ?? p.currency,
         type: p.type,
         product: p.product,
-        discounts: p.discount ? [{ kind: p.discount.kind, monthly: p.discount.amount }] : [],
+        discounts: p.discount ? [{ kind: p.discount.kind, monthly: p.discount.amount, ...(p.discount.months ? { months: p.discount.months } : {}) }] : [],
         attributes: { channel: p.channel },
       }),
     ),
@@ -198,19 +239,18 @@ function reference(h: History) {
     for (const candidate of rateRows) if (candidate.day <= day) row = candidate;
     return currency === 'USD' ? row.usd : row.pln;
   };
+  // Each payment over its period, cut where a finite discount with months ends; rates of the payment's start day.
   const pays = h.payments
     .filter((p) => included(p.customer))
-    .map((p) => {
+    .flatMap((p) => {
       const startIso = isoOf(ORIGIN + p.startOffset * DAY_MS);
+      const start = dayNumber(startIso);
+      const { end, monthly } = referencePeriod(p, startIso);
       const counts = p.type === 'recurring' || (p.type === 'metered' && s.metered);
       const discount = p.discount && ((p.discount.kind === 'forever' && s.forever) || (p.discount.kind === 'finite' && s.finite)) ? p.discount.amount : 0;
-      return {
-        unit: unitOf(p.customer),
-        start: dayNumber(startIso),
-        end: dayNumber(addMonthsIso(startIso, p.months)),
-        orig: counts ? Math.max(0, p.monthly - discount) : 0,
-        currency: p.currency,
-      };
+      const discountEnd = p.discount?.kind === 'finite' && p.discount.months ? dayNumber(addMonthsIso(startIso, p.discount.months)) : Infinity;
+      const piece = (from: number, to: number, orig: number) => ({ unit: unitOf(p.customer), start: from, rateStart: start, end: to, orig: counts ? Math.max(0, orig) : 0, currency: p.currency });
+      return discountEnd < end ? [piece(start, discountEnd, monthly - discount), piece(discountEnd, end, monthly)] : [piece(start, end, monthly - discount)];
     })
     .filter((p) => p.orig > 0);
   const covered = (unit: number, day: number) => pays.some((p) => p.unit === unit && p.start <= day && day < p.end);
@@ -234,7 +274,7 @@ function reference(h: History) {
     const monthStart = dayNumber(`${isoOf(day * DAY_MS).slice(0, 7)}-01`);
     for (const p of pays) {
       if (p.unit !== unit || p.start > effective || effective >= p.end) continue;
-      const rateDay = s.mode === 'subscription_started_at' ? p.start : monthStart;
+      const rateDay = s.mode === 'subscription_started_at' ? p.rateStart : monthStart;
       const factor = p.currency === 'USD' ? 1 : perEur('USD', rateDay) / perEur(p.currency, rateDay);
       result.value += halfEven(p.orig * factor);
       result.orig += p.orig;
@@ -390,6 +430,8 @@ describe('properties of the MRR engine over random histories', () => {
         if (spec.payments.length === 0) return;
         const index = pick % spec.payments.length;
         const original = spec.payments[index]!;
+        // Whole-month payments without a discount that ends before them.
+        if (original.end !== undefined || original.total === null || original.discounts?.some((d) => d.months)) return;
         const months = original.months ?? 1;
         const monthly = original.total / months;
         const pieces: PaymentSpec[] = Array.from({ length: months }, (_, k) => ({ ...original, id: undefined, start: addMonthsIso(original.start, k), months: 1, total: monthly }));

@@ -1,5 +1,5 @@
 import type { DiscountKind, ItemType } from '../../../server/db/schema';
-import { dayFromIso } from '../../../server/metrics/days';
+import { dayFromIso, durationInMonths } from '../../../server/metrics/days';
 import type { ReportFilter } from '../../../server/metrics/filters';
 import { computeMrrSeries, type MrrSeriesResult, type SegmentSeries } from '../../../server/metrics/mrrSeries';
 import type { Resolution } from '../../../server/metrics/periods';
@@ -30,15 +30,19 @@ export interface PaymentSpec {
   /** 'YYYY-MM-DD'. */
   start: string;
   months?: number;
-  /** Minor units, before discounts. */
-  total: number;
+  /** 'YYYY-MM-DD', the first day after the period (any later day; duration: days / (365 / 12) unless whole months); null: open-ended (needs `monthly`). */
+  end?: string | null;
+  /** Minor units, before discounts; null when open-ended. */
+  total: number | null;
+  /** The exact monthly amount (default: total / months). */
+  monthly?: number;
   currency?: string;
   type?: ItemType;
   product?: string;
   quantity?: number;
   /** Several items (the value is split evenly between them). */
   items?: { product: string; type?: ItemType; quantity?: number }[];
-  discounts?: { kind: DiscountKind; monthly: number }[];
+  discounts?: { kind: DiscountKind; monthly: number; months?: number }[];
   /** Payment attributes by attribute id. */
   attributes?: Record<string, string>;
   deleted?: boolean;
@@ -88,8 +92,9 @@ export function business(spec: BusinessSpec): AccountSnapshot {
       id: p.id,
       customer_id: p.customer,
       started_at: p.start,
-      duration_in_months: p.months ?? 1,
+      ...(p.end === undefined ? { duration_in_months: p.months ?? 1 } : { ended_at: p.end, duration_in_months: p.end === null ? null : (p.months ?? durationInMonths(dayFromIso(p.start), dayFromIso(p.end))) }),
       total_value: p.total,
+      monthly_amount: p.monthly ?? null,
       currency: p.currency ?? 'USD',
       deleted_at: p.deleted ? '2030-01-01T00:00:00Z' : null,
     })),
@@ -102,7 +107,7 @@ export function business(spec: BusinessSpec): AccountSnapshot {
         quantity: item.quantity ?? 1,
       })),
     ),
-    paymentDiscounts: payments.flatMap((p) => (p.discounts ?? []).map((d) => ({ payment_id: p.id, kind: d.kind, monthly_amount: d.monthly }))),
+    paymentDiscounts: payments.flatMap((p) => (p.discounts ?? []).map((d) => ({ payment_id: p.id, kind: d.kind, monthly_amount: d.monthly, months: d.months ?? null }))),
     paymentSegmentValues: payments.flatMap((p) => Object.entries(p.attributes ?? {}).map(([attribute_id, value]) => ({ payment_id: p.id, attribute_id, value }))),
     paymentVersions: spec.versions ?? [],
     exchangeRates: spec.rates ?? [],

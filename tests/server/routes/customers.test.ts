@@ -23,13 +23,13 @@ interface Customer {
 interface Payment {
   id: string;
   started_at: string;
-  ended_at: string;
-  duration_in_months: number;
-  total_value: number;
+  ended_at: string | null;
+  duration_in_months: number | null;
+  total_value: number | null;
   monthly_amount: number;
   currency: string;
   original_currency: string;
-  original_total_value: number;
+  original_total_value: number | null;
   invoice_number: string | null;
   items: { product_key: string; type: string; quantity: number }[];
 }
@@ -187,6 +187,28 @@ describe(`GET /customers/{id}/timeline on ${testEngine}`, () => {
     const unknown = await api('GET', '/customers/parent/timeline?currency=XYZ', owner);
     expect(unknown.statusCode).toBe(422);
     expect(problemsOf(unknown)[0]?.pointer).toBe('/currency');
+  });
+
+  it('shows open-ended and prorated payments with their exact monthly amount, and the customer’s figures stay numbers', async () => {
+    const account = owner.user.account_id;
+    const db = harness.db.kysely;
+    await db.insertInto('customers').values({ account_id: account, id: 'periods', name: 'Periods' }).execute();
+    const prorated = 36 / (365 / 12);
+    await db
+      .insertInto('payments')
+      .values([
+        { account_id: account, id: 'subh00000000o01', customer_id: 'periods', started_at: '2025-11-15', ended_at: null, duration_in_months: null, total_value: null, monthly_amount: 10_000 / 3, currency: 'USD' },
+        { account_id: account, id: 'subh00000000r01', customer_id: 'periods', started_at: '2025-10-15', ended_at: '2025-11-20', duration_in_months: prorated, total_value: 6_000, currency: 'USD' },
+      ])
+      .execute();
+    const { items } = (await api('GET', '/customers/periods/timeline', owner)).json() as { items: Payment[] };
+    expect(items).toMatchObject([
+      { id: 'subh00000000o01', ended_at: null, duration_in_months: null, total_value: null, original_total_value: null, monthly_amount: 10_000 / 3 },
+      { id: 'subh00000000r01', ended_at: '2025-11-20', duration_in_months: prorated, total_value: 6_000, original_total_value: 6_000, monthly_amount: 6_000 / prorated },
+    ]);
+    const customer = (await api('GET', '/customers/periods', owner)).json() as { metrics: { kind: string; value: number }[] };
+    expect(customer.metrics.find((m) => m.kind === 'mrr')?.value).toBe(3_333);
+    for (const metric of customer.metrics) expect(Number.isFinite(metric.value)).toBe(true);
   });
 
   it('is 404 for another account’s customer and 401 without a token', async () => {

@@ -95,6 +95,7 @@ const EXPECTED_FAMILY: Record<string, string> = {
   int2: 'number',
   int4: 'number',
   int8: 'number',
+  float8: 'number',
   bool: 'boolean',
   timestamptz: 'Date',
   _text: 'array',
@@ -255,10 +256,18 @@ describe(`data model on ${testEngine}`, () => {
       run(`insert into payments (account_id, id, customer_id, started_at, ended_at, duration_in_months, total_value, currency)
            values ('accB', 'subhAAAAAAAAAAAA', 'cus1', '2024-01-31', '2024-02-29', 1, 100, 'USD')`),
     ).rejects.toThrow();
-    // ended_at must be started_at plus the months, clamped to the month's length.
+    // A period ends after it starts; an open-ended payment (no end) has no months or total but a monthly amount.
     await expect(
       run(`insert into payments (account_id, id, customer_id, started_at, ended_at, duration_in_months, total_value, currency)
-           values ('accA', 'subhAAAAAAAAAAAA', 'cus1', '2024-01-31', '2024-03-02', 1, 100, 'USD')`),
+           values ('accA', 'subhAAAAAAAAAAAA', 'cus1', '2024-01-31', '2024-01-31', 1, 100, 'USD')`),
+    ).rejects.toThrow();
+    await expect(
+      run(`insert into payments (account_id, id, customer_id, started_at, ended_at, duration_in_months, total_value, currency)
+           values ('accA', 'subhAAAAAAAAAAAA', 'cus1', '2024-01-31', null, null, null, 'USD')`),
+    ).rejects.toThrow();
+    await expect(
+      run(`insert into payments (account_id, id, customer_id, started_at, ended_at, duration_in_months, total_value, monthly_amount, currency)
+           values ('accA', 'subhAAAAAAAAAAAA', 'cus1', '2024-01-31', null, 1, null, 100, 'USD')`),
     ).rejects.toThrow();
     await run(`insert into payments (account_id, id, customer_id, started_at, ended_at, duration_in_months, total_value, currency)
                values ('accA', 'subhAAAAAAAAAAAA', 'cus1', '2024-01-31', '2024-02-29', 1, 100, 'USD')`);

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDemoSnapshot, demoAccountRow, ecbRateRows } from '../../../../bench/support/demoSnapshot';
+import { buildDemoSnapshot, demoAccountRow, ecbRateRows, type PeriodBusiness, type PeriodPayment } from '../../../../bench/support/demoSnapshot';
 import { DuckMetrics, type DuckCustomerRow, type DuckMrrRequest, type DuckMrrResult, type DuckPaymentRow } from '../../../../bench/support/duckdbMetrics';
 import { compareMrr } from '../../../../bench/support/parity';
 import type { ItemType } from '../../../../server/db/schema';
 import { generateBusiness, type DemoBusiness } from '../../../../server/demo/generate';
-import { dayFromIso } from '../../../../server/metrics/days';
+import { dayFromIso, DAYS_PER_MONTH, isoFromDay } from '../../../../server/metrics/days';
 import { computeMrrSeries, type MrrSeriesResult } from '../../../../server/metrics/mrrSeries';
 import { buildSnapshot } from '../../../../server/metrics/snapshot/builder';
 import { type AccountRow, type ExchangeRateRow } from '../../../../server/metrics/snapshot/rows';
@@ -32,6 +32,28 @@ function sum(values: readonly number[]): number {
   return values.reduce((total, value) => total + value, 0);
 }
 
+/**
+ * The generated business with some payments' periods changed, as imports and the payment form
+ * now write them: every 9th uncorrected payment prorated (ended 10 to 45 days after its start; every
+ * other one with an exact monthly amount given), every 13th open-ended (only its exact monthly amount).
+ */
+function withPeriods(business: DemoBusiness): PeriodBusiness {
+  const payments = business.payments.map((p, index): PeriodPayment => {
+    if (p.correction !== null || p.total_value === 0) return p;
+    if (index % 13 === 6) return { ...p, ended_at: null, duration_in_months: null, total_value: null, monthly_amount: p.total_value / p.duration_in_months };
+    if (index % 9 !== 4) return p;
+    const days = 10 + (index % 36);
+    const start = dayFromIso(p.started_at);
+    return {
+      ...p,
+      ended_at: isoFromDay(start + days),
+      duration_in_months: days / DAYS_PER_MONTH,
+      ...(index % 2 === 0 ? { monthly_amount: p.total_value / p.duration_in_months } : {}),
+    };
+  });
+  return { ...business, payments };
+}
+
 let rates: ExchangeRateRow[];
 beforeAll(async () => {
   rates = await ecbRateRows(['USD', 'PLN']);
@@ -42,7 +64,7 @@ describe('MRR and movements agree with DuckDB on a generated business', () => {
   // range come back as reactivations. The history runs past the end of the shipped ECB table
   // (2025-05-09), and today is inside the last month.
   const TODAY = '2025-09-17';
-  const business: DemoBusiness = generateBusiness({ customers: 2_000, months: 36, endMonth: '2025-09', today: TODAY });
+  const business = withPeriods(generateBusiness({ customers: 2_000, months: 36, endMonth: '2025-09', today: TODAY }));
   let duck: DuckMetrics;
   let snapshot: AccountSnapshot;
 
@@ -59,7 +81,10 @@ describe('MRR and movements agree with DuckDB on a generated business', () => {
     expect(payments.some((p) => p.discount?.kind === 'forever')).toBe(true);
     expect(payments.some((p) => p.discount?.kind === 'finite')).toBe(true);
     expect(payments.some((p) => p.correction !== null)).toBe(true);
-    expect(new Set(payments.map((p) => p.duration_in_months))).toEqual(new Set([1, 3, 12]));
+    expect(new Set(payments.filter((p) => Number.isInteger(p.duration_in_months)).map((p) => p.duration_in_months))).toEqual(new Set([1, 3, 12]));
+    expect(payments.filter((p) => p.ended_at === null).length).toBeGreaterThan(100);
+    expect(payments.filter((p) => p.duration_in_months !== null && !Number.isInteger(p.duration_in_months)).length).toBeGreaterThan(100);
+    expect(payments.some((p) => p.monthly_amount !== undefined && p.monthly_amount !== null && !Number.isInteger(p.monthly_amount))).toBe(true);
     expect(new Set(payments.map((p) => p.currency))).toEqual(new Set(['USD', 'EUR', 'PLN']));
     expect(business.customers.some((c) => !c.include_in_calculations_by_default)).toBe(true);
     expect(business.customers.some((c) => c.parent_id !== null)).toBe(true);
@@ -86,7 +111,7 @@ describe('MRR and movements agree with DuckDB on a generated business', () => {
 
   it('notices a single payment that is off by one minor unit a month', async () => {
     const request: DuckMrrRequest = { from: '2023-10', to: '2025-09', today: TODAY, reportCurrency: 'USD', matchMovementsByCurrency: true };
-    const target = business.payments.find((p) => p.currency === 'USD' && p.duration_in_months === 1 && p.started_at.startsWith('2024-06') && p.discount === null);
+    const target = business.payments.find((p) => p.currency === 'USD' && p.duration_in_months === 1 && p.ended_at !== null && p.started_at.startsWith('2024-06') && p.discount === null);
     expect(target).toBeDefined();
     await duck.connection.run(`update payments set total_value = total_value + 1 where id = '${target?.id}'`);
     let theirs: DuckMrrResult;
@@ -107,7 +132,10 @@ interface FixturePayment {
   customer: string;
   start: string;
   months?: number;
+  /** The first day after the period (null: open-ended; then `monthly` is required and `total` ignored). */
+  end?: string | null;
   total: number;
+  monthly?: number;
   currency?: string;
   /** Default: one recurring 'plan' item; [] = a payment without items. */
   items?: { product: string; type?: ItemType }[];
@@ -115,7 +143,7 @@ interface FixturePayment {
 }
 
 const FIXTURE_CUSTOMERS: DuckCustomerRow[] = [
-  ...['multi', 'over', 'hundred', 'old', 'noitems', 'metered', 'mixed', 'late', 'clamped', 'future', 'eur', 'kid'].map((id) => ({
+  ...['multi', 'over', 'hundred', 'old', 'noitems', 'metered', 'mixed', 'late', 'clamped', 'future', 'eur', 'kid', 'short', 'prorated'].map((id) => ({
     id,
     parent_id: id === 'kid' ? 'group' : null,
     include_in_calculations_by_default: true,
@@ -167,6 +195,11 @@ const FIXTURE_PAYMENTS: FixturePayment[] = [
   { customer: 'eur', start: '2024-11-11', months: 12, total: 99_999, currency: 'EUR' },
   { customer: 'eur', start: '2025-02-11', total: 4_999, currency: 'EUR', items: [{ product: 'addon' }] },
   { customer: 'kid', start: '2024-04-01', total: 5_555 },
+  // Periods that are not whole months: inside one month (never at a month end), across one, prorated with an exact amount, open-ended in euros.
+  { customer: 'short', start: '2024-05-03', end: '2024-05-18', total: 5_000 },
+  { customer: 'short', start: '2024-06-25', end: '2024-07-10', total: 10_000 },
+  { customer: 'prorated', start: '2024-01-15', end: '2024-02-20', total: 6_000, monthly: 4_999.5 },
+  { customer: 'prorated', start: '2024-02-20', end: null, total: 0, monthly: 10_000 / 3, currency: 'EUR' },
   // Left out: internal accounts and their children.
   { customer: 'internal', start: '2024-04-01', total: 7_777 },
   { customer: 'internal_kid', start: '2024-04-01', total: 8_888 },
@@ -178,8 +211,12 @@ function fixtureRows(): DuckPaymentRow[] {
     id: `pay${String(index).padStart(3, '0')}`,
     customer_id: p.customer,
     started_at: p.start,
-    duration_in_months: p.months ?? 1,
-    total_value: p.total,
+    ...(p.end === undefined
+      ? { duration_in_months: p.months ?? 1, total_value: p.total }
+      : p.end === null
+        ? { ended_at: null, duration_in_months: null, total_value: null }
+        : { ended_at: p.end, duration_in_months: (dayFromIso(p.end) - dayFromIso(p.start)) / DAYS_PER_MONTH, total_value: p.total }),
+    monthly_amount: p.monthly ?? null,
     currency: p.currency ?? 'USD',
     items: (p.items ?? [{ product: 'plan' }]).map((item) => ({ product_key: item.product, type: item.type ?? 'recurring', quantity: 1 })),
     discount: p.discount ? { kind: p.discount.kind, monthly_amount: p.discount.monthly } : null,
@@ -190,7 +227,16 @@ function fixtureSnapshot(payments: readonly DuckPaymentRow[], account: AccountRo
   return buildSnapshot({
     account,
     customers: FIXTURE_CUSTOMERS,
-    payments: payments.map((p) => ({ id: p.id, customer_id: p.customer_id, started_at: p.started_at, duration_in_months: p.duration_in_months, total_value: p.total_value, currency: p.currency })),
+    payments: payments.map((p) => ({
+      id: p.id,
+      customer_id: p.customer_id,
+      started_at: p.started_at,
+      ...(p.ended_at === undefined ? {} : { ended_at: p.ended_at }),
+      duration_in_months: p.duration_in_months,
+      total_value: p.total_value,
+      monthly_amount: p.monthly_amount ?? null,
+      currency: p.currency,
+    })),
     paymentItems: payments.flatMap((p) =>
       p.items.map((item, position) => ({ payment_id: p.id, position, product_key: item.product_key ?? 'Other', type: item.type as ItemType, quantity: item.quantity })),
     ),
