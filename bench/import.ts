@@ -164,7 +164,7 @@ async function plainCopy(url: string, file: string): Promise<number> {
     await client.query(`insert into customers (account_id, id, name) select 'acccopybench', 'cus-' || k, 'cus-' || k from generate_series(0, ${CUSTOMERS - 1}) k`);
     const started = performance.now();
     await client.query('begin');
-    const copy = client.query(copyFrom(`copy payments (account_id, id, customer_id, started_at, ended_at, duration_in_months, total_value, currency) from stdin with (format csv)`));
+    const copy = client.query(copyFrom(`copy payments (account_id, id, customer_id, started_at, ended_at, duration_in_months, total_value, monthly_amount, currency) from stdin with (format csv)`));
     await pipeline(Readable.from((await openAsBlob(file)).stream() as unknown as AsyncIterable<Uint8Array>), copy);
     await client.query('commit');
     return performance.now() - started;
@@ -189,7 +189,7 @@ async function main(): Promise<void> {
     const copyFile = path.join(dir, 'payments-copy.csv');
     await writeLines(copyFile, (k) => {
       const r = row(k);
-      return `acccopybench,pay${k},${r.customer},${r.start},${r.end},1,${r.cents},USD\n`;
+      return `acccopybench,pay${k},${r.customer},${r.start},${r.end},1,${r.cents},${r.cents},USD\n`;
     });
     log(`wrote ${(bytes / 1e6).toFixed(1)} MB of CSV`);
     const engines = args.engines.split(',').filter(Boolean);

@@ -150,7 +150,8 @@ test.describe('CSV imports', () => {
       await expect(preview.getByRole('combobox', { name: `Field of column ${column + 1}`, exact: true })).toHaveValue(label);
     }
     const required = page.getByRole('list', { name: 'Required fields' });
-    await expect(required.getByRole('listitem')).toHaveCount(5);
+    // Started at, Customer ID, 'Monthly amount or Total value', 'Months or Ended at' (the invoice number is optional).
+    await expect(required.getByRole('listitem')).toHaveCount(4);
     await expect(required.getByRole('listitem', { name: /not mapped$/ })).toHaveCount(0);
     await expect(page.getByRole('switch', { name: 'Skip headers' })).toBeChecked();
 
@@ -170,6 +171,29 @@ test.describe('CSV imports', () => {
 
     await page.getByRole('button', { name: 'Import another file' }).click();
     await expect(page.getByRole('button', { name: 'Upload', exact: true })).toBeVisible();
+  });
+
+  test('imports an open-ended payment and a prorated one through the dialog, refuses an end before the start, and the timeline has them', async ({ page, request }, testInfo) => {
+    const owner = await signInAsNewOwner(page, request, 'csv-periods');
+    const file = writeCsv(testInfo, 'periods.csv', [DIALOG_HEADER, 'open-1,2025-01-01,,99.00', 'prorated-1,2025-01-10,2025-02-25,100.00', 'backwards-1,2025-03-01,2025-02-01,10.00']);
+    await page.goto('/settings');
+    const dialog = await uploadThroughDialog(page, file);
+
+    await expect(dialog.getByText('Import completed')).toBeVisible({ timeout: 20_000 });
+    await expect(dialog.getByLabel('Imported: 2')).toBeVisible();
+    await expect(dialog.getByLabel('Failed: 1')).toBeVisible();
+    const failed = dialog.getByRole('table', { name: 'Rows that could not be imported' }).getByRole('row').nth(1);
+    await expect(failed.getByRole('cell').nth(0)).toHaveText('4');
+    await expect(failed.getByRole('cell').nth(2)).toHaveText('Ended at 2025-02-01 is before Started at 2025-03-01');
+
+    // The customers' timelines: the open-ended payment without an end, the prorated one with its own.
+    const timeline = async (customer: string) => {
+      const response = await request.get(`/api/v11/customers/${customer}/timeline`, { headers: { authorization: `Bearer ${owner.token}` } });
+      expect(response.status()).toBe(200);
+      return ((await response.json()) as { items: { started_at: string; ended_at: string | null }[] }).items;
+    };
+    expect(await timeline('open-1')).toEqual([expect.objectContaining({ started_at: '2025-01-01', ended_at: null })]);
+    expect(await timeline('prorated-1')).toEqual([expect.objectContaining({ started_at: '2025-01-10', ended_at: '2025-02-25' })]);
   });
 
   test('resumes a large dialog import from the stored id after a reload mid-import', async ({ page, request }, testInfo) => {

@@ -93,7 +93,32 @@ export const CSV_IMPORT_POLL_SCHEDULE: readonly PollIntervalStep[] = [
 /** The multipart column_order of POST /subscriptions/csv_import. */
 export const CSV_IMPORT_COLUMN_ORDER = ['customer_id', 'started_at', 'ended_at', 'monthly_amount'] as const;
 
-/** Default column index of each field in the subscription CSV import mapping. */
+/**
+ * Every field of the subscription CSV import mapping, in the order the import page lists them:
+ * the spec's eleven on their default columns, then the total value (the alternative to the
+ * monthly amount) and a discount (its monthly amount, its kind, a finite one's months).
+ */
+export const SUBSCRIPTION_CSV_FIELDS = [
+  'customer_id',
+  'invoice_number',
+  'started_at',
+  'ended_at',
+  'months',
+  'monthly_amount',
+  'total_value',
+  'revenue_type',
+  'currency',
+  'product',
+  'customer_name',
+  'units',
+  'discount_amount',
+  'discount_kind',
+  'discount_months',
+] as const;
+
+export type SubscriptionCsvField = (typeof SUBSCRIPTION_CSV_FIELDS)[number];
+
+/** Default column index of the spec's fields in the subscription CSV import mapping (the others start unmapped). */
 export const SUBSCRIPTION_CSV_DEFAULT_COLUMN_INDEX = {
   customer_id: 0,
   invoice_number: 1,
@@ -106,9 +131,7 @@ export const SUBSCRIPTION_CSV_DEFAULT_COLUMN_INDEX = {
   product: 9,
   customer_name: 10,
   units: 11,
-} as const satisfies Record<string, number>;
-
-export type SubscriptionCsvField = keyof typeof SUBSCRIPTION_CSV_DEFAULT_COLUMN_INDEX;
+} as const satisfies Partial<Record<SubscriptionCsvField, number>>;
 
 /** How the import page names each field; the server's row messages start with these. */
 export const SUBSCRIPTION_CSV_FIELD_LABELS: Record<SubscriptionCsvField, string> = {
@@ -118,21 +141,31 @@ export const SUBSCRIPTION_CSV_FIELD_LABELS: Record<SubscriptionCsvField, string>
   ended_at: 'Ended at',
   months: 'Months',
   monthly_amount: 'Monthly amount',
+  total_value: 'Total value',
   revenue_type: 'Revenue type',
   currency: 'Currency',
   product: 'Product',
   customer_name: 'Customer name',
   units: 'Units',
+  discount_amount: 'Discount monthly amount',
+  discount_kind: 'Discount kind',
+  discount_months: 'Discount months',
 };
 
-/** Fields a subscription import must map before it can be finalized. */
-export const SUBSCRIPTION_CSV_REQUIRED_FIELDS = [
-  'monthly_amount',
-  'started_at',
-  'customer_id',
-  'invoice_number',
-  'months',
-] as const satisfies readonly SubscriptionCsvField[];
+/** Fields a subscription import must map before it can be finalized (the invoice number is optional). */
+export const SUBSCRIPTION_CSV_REQUIRED_FIELDS = ['started_at', 'customer_id'] as const satisfies readonly SubscriptionCsvField[];
+
+/**
+ * Fields of which a subscription import must map one: the amount (exactly one of the monthly
+ * amount and the total value) and the period (months, the end date, or both).
+ */
+export const SUBSCRIPTION_CSV_AMOUNT_FIELDS = ['monthly_amount', 'total_value'] as const satisfies readonly SubscriptionCsvField[];
+export const SUBSCRIPTION_CSV_PERIOD_FIELDS = ['months', 'ended_at'] as const satisfies readonly SubscriptionCsvField[];
+
+/** The import page's rule and the finalize call's 422 (the spec's words, the invoice number optional and the alternatives named). */
+export const SUBSCRIPTION_CSV_MAPPING_INCOMPLETE_MESSAGE = 'Subscription import requires mapping of monthly_amount or total_value, started_at, customer_id, months or ended_at';
+/** Both amounts mapped: which one the row means would be a guess. */
+export const SUBSCRIPTION_CSV_BOTH_AMOUNTS_MESSAGE = 'Map Monthly amount or Total value, not both';
 
 /** Largest CSV file an import accepts: 200 MB. */
 export const CSV_IMPORT_MAX_FILE_BYTES = 200 * 1024 * 1024;

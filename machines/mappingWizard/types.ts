@@ -18,6 +18,12 @@ export interface FieldRolesConfig<Role extends string = string> {
   labels: Readonly<Record<Role, string>>;
   /** The roles a mapping must give a column, in the order the page and the rule list them. */
   required: readonly Role[];
+  /**
+   * Groups of roles of which the mapping must give at least one a column (the payments'
+   * amount: monthly amount or total value; its period: months or end date). The page lists
+   * each group with the required roles; `mappingProblem` says what is wrong.
+   */
+  alternatives?: readonly (readonly Role[])[];
   /** The mapping a freshly uploaded file starts with, for a file of `columns` columns. */
   defaultMapping(columns: number): ColumnMapping<Role>;
   /** Whether the file's first row looks like a header: the default of 'Skip headers'. */

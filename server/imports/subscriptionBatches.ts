@@ -24,6 +24,8 @@ export interface BatchPlan {
   skipHeaders: boolean;
   /** The mapping names a product, revenue type or units: each payment gets an item. */
   withItem: boolean;
+  /** The mapping names a discount column: a row with a discount writes it (payment_discounts, position 0). */
+  withDiscount?: boolean;
   /** The account had no payments when the import began: every payment of the file is new. */
   noPayments: boolean;
   /** Valid rows per batch. */
@@ -53,11 +55,18 @@ export interface ParsedBatch {
   /** When every payment is new: the batch's payments and items as COPY text, UTF-8 (handed over without a copy). */
   payments?: Uint8Array;
   items?: Uint8Array;
-  /** Otherwise each row apart: its payment id, and its lines for payments, payment_items or import_stage. */
+  discounts?: Uint8Array;
+  /** Otherwise each row apart: its payment id, and its lines for payments, payment_items, payment_discounts or import_stage. */
   ids?: string[];
   paymentLines?: string[];
   itemLines?: string[];
+  discountLines?: string[];
   stageLines?: string[];
+  /**
+   * The batch's open-ended rows (written like the others) as COPY text for import_open_rows
+   * (payment id, row number, cells): the job checks them for overlaps once the file is read.
+   */
+  opens: string;
   /** Failed rows as COPY text for import_rows, UTF-8, and how many. */
   failures: Uint8Array;
   failureCount: number;
@@ -72,8 +81,11 @@ export interface SuspectRow {
   cells: string[];
   paymentLine: string;
   itemLine: string | null;
+  discountLine: string;
   productKey: string | null;
   stageLine: string;
+  /** Its line for import_open_rows when it is open-ended, else ''. */
+  openLine: string;
 }
 
 export interface ParseTotals {
@@ -86,7 +98,7 @@ const utf8 = new TextEncoder();
 
 /** The buffers of a batch, for a worker to hand over by transfer. */
 export function batchBuffers(batch: ParsedBatch): ArrayBuffer[] {
-  return [batch.customers, batch.products, batch.payments, batch.items, batch.failures].filter((bytes): bytes is Uint8Array => bytes !== undefined).map((bytes) => bytes.buffer as ArrayBuffer);
+  return [batch.customers, batch.products, batch.payments, batch.items, batch.discounts, batch.failures].filter((bytes): bytes is Uint8Array => bytes !== undefined).map((bytes) => bytes.buffer as ArrayBuffer);
 }
 
 /**
@@ -106,6 +118,7 @@ export const BATCH_CHARS = 4 * 1024 * 1024;
 export async function* subscriptionBatches(bytes: AsyncIterable<Uint8Array>, plan: BatchPlan): AsyncGenerator<ParsedBatch, ParseTotals> {
   const context: RowContext = { ...plan.context, currencyDigits: new Map(plan.context.currencyDigits) };
   const { mapping, withItem, batchRows } = plan;
+  const withDiscount = plan.withDiscount === true;
   const account = copyText(plan.accountId);
   const importRef = copyText(plan.importId);
   const seenIds = plan.idFilterBits ? new PaymentIdFilter(plan.idFilterBits) : PaymentIdFilter.forRows(plan.expectedRows);
@@ -119,6 +132,7 @@ export async function* subscriptionBatches(bytes: AsyncIterable<Uint8Array>, pla
   let inOrder: ParsedPaymentRow[] = [];
   let failures = '';
   let failureCount = 0;
+  let opens = '';
   let chars = 0;
   const totals: ParseTotals = { seen: 0, valid: 0, failed: 0 };
 
@@ -134,6 +148,7 @@ export async function* subscriptionBatches(bytes: AsyncIterable<Uint8Array>, pla
       failures: utf8.encode(failures),
       failureCount,
       suspects,
+      opens,
     };
     // In file order: a customer's name is the one its first row gives. A suspect's customer
     // too (a repeat names its payment's customer, which an earlier batch had already); its
@@ -161,17 +176,21 @@ export async function* subscriptionBatches(bytes: AsyncIterable<Uint8Array>, pla
     if (plan.noPayments) {
       let payments = '';
       let items = '';
+      let discounts = '';
       for (const row of rows) {
         payments += paymentLine(account, importRef, row);
         if (withItem) items += itemLine(account, row);
+        if (withDiscount) discounts += discountLine(account, row);
       }
       out.payments = utf8.encode(payments);
       if (withItem) out.items = utf8.encode(items);
+      if (withDiscount) out.discounts = utf8.encode(discounts);
     } else {
       out.ids = rows.map((row) => row.paymentId);
       out.paymentLines = rows.map((row) => paymentLine(account, importRef, row));
       if (withItem) out.itemLines = rows.map((row) => itemLine(account, row));
-      out.stageLines = rows.map((row) => stageLine(row, withItem));
+      if (withDiscount) out.discountLines = rows.map((row) => discountLine(account, row));
+      out.stageLines = rows.map((row) => stageLine(row, withItem, withDiscount));
     }
     rows = [];
     inOrder = [];
@@ -179,6 +198,7 @@ export async function* subscriptionBatches(bytes: AsyncIterable<Uint8Array>, pla
     batchIds = new Map();
     failures = '';
     failureCount = 0;
+    opens = '';
     chars = 0;
     return out;
   };
@@ -218,11 +238,14 @@ export async function* subscriptionBatches(bytes: AsyncIterable<Uint8Array>, pla
           cells: [...row.cells],
           paymentLine: paymentLine(account, importRef, parsed),
           itemLine: withItem ? itemLine(account, parsed) : null,
+          discountLine: withDiscount ? discountLine(account, parsed) : '',
           productKey: withItem ? parsed.productKey : null,
-          stageLine: stageLine(parsed, withItem),
+          stageLine: stageLine(parsed, withItem, withDiscount),
+          openLine: parsed.endedAt === null ? openLine(parsed.paymentId, row.number, row.cells) : '',
         });
       } else {
         batchIds.set(parsed.paymentId, row.number);
+        if (parsed.endedAt === null) opens += openLine(parsed.paymentId, row.number, row.cells);
         rows.push(parsed);
         inOrder.push(parsed);
         totals.valid++;
@@ -275,8 +298,23 @@ export async function firstRowsOf(bytes: AsyncIterable<Uint8Array>, plan: BatchP
   return found;
 }
 
-export const PAYMENT_COLUMNS = ['account_id', 'id', 'customer_id', 'version', 'started_at', 'ended_at', 'duration_in_months', 'total_value', 'currency', 'invoice_number', 'source', 'import_id'];
+export const PAYMENT_COLUMNS = [
+  'account_id',
+  'id',
+  'customer_id',
+  'version',
+  'started_at',
+  'ended_at',
+  'duration_in_months',
+  'total_value',
+  'monthly_amount',
+  'currency',
+  'invoice_number',
+  'source',
+  'import_id',
+];
 export const ITEM_COLUMNS = ['account_id', 'payment_id', 'position', 'product_key', 'type', 'quantity'];
+export const DISCOUNT_COLUMNS = ['account_id', 'payment_id', 'position', 'kind', 'monthly_amount', 'months'];
 export const STAGE_COLUMNS = [
   'payment_id',
   'customer_id',
@@ -285,26 +323,56 @@ export const STAGE_COLUMNS = [
   'ended_at',
   'duration_in_months',
   'total_value',
+  'monthly_amount',
   'currency',
   'invoice_number',
   'product_key',
   'item_type',
   'quantity',
+  'discount_kind',
+  'discount_amount',
+  'discount_months',
 ];
+export const OPEN_COLUMNS = ['payment_id', 'row_number', 'cells'];
 export const FAILURE_COLUMNS = ['account_id', 'import_id', 'row_number', 'cells', 'error'];
 
+/** A number or null as COPY text. */
+const numberText = (value: number | null): string => (value === null ? '\\N' : String(value));
+
+/** The period and amounts of a row as COPY text: ended_at, duration_in_months, total_value, monthly_amount. */
+function periodText(row: ParsedPaymentRow): string {
+  return `${row.endedAt ?? '\\N'}\t${numberText(row.months)}\t${numberText(row.totalValue)}\t${row.monthlyAmount}`;
+}
+
 function paymentLine(account: string, importRef: string, row: ParsedPaymentRow): string {
-  return `${account}\t${copyText(row.paymentId)}\t${copyText(row.customerId)}\t1\t${row.startedAt}\t${row.endedAt}\t${row.months}\t${row.totalValue}\t${row.currency}\t${copyText(row.invoiceNumber)}\tcsv_import\t${importRef}\n`;
+  return `${account}\t${copyText(row.paymentId)}\t${copyText(row.customerId)}\t1\t${row.startedAt}\t${periodText(row)}\t${row.currency}\t${copyText(row.invoiceNumber)}\tcsv_import\t${importRef}\n`;
 }
 
 function itemLine(account: string, row: ParsedPaymentRow): string {
   return `${account}\t${copyText(row.paymentId)}\t0\t${copyText(row.productKey)}\t${row.itemType}\t${row.quantity}\n`;
 }
 
-/** A row whose payment exists as a line of COPY text for import_stage (no item: the mapping names no product, type or units). */
-function stageLine(row: ParsedPaymentRow, withItem: boolean): string {
+/** A row's discount as a line of COPY text for payment_discounts ('' when it has none). */
+function discountLine(account: string, row: ParsedPaymentRow): string {
+  const discount = row.discount;
+  if (!discount) return '';
+  return `${account}\t${copyText(row.paymentId)}\t0\t${discount.kind}\t${discount.monthlyAmount}\t${numberText(discount.months)}\n`;
+}
+
+/** An open-ended row as a line of COPY text for import_open_rows. */
+function openLine(paymentId: string, number: number, cells: readonly string[]): string {
+  return `${copyText(paymentId)}\t${number}\t${copyText(arrayLiteral(cells))}\n`;
+}
+
+/**
+ * A row whose payment exists as a line of COPY text for import_stage (no item: the mapping
+ * names no product, type or units; no discount: it names no discount column, or the row has none).
+ */
+function stageLine(row: ParsedPaymentRow, withItem: boolean, withDiscount: boolean): string {
+  const discount = withDiscount ? row.discount : null;
   return (
-    `${copyText(row.paymentId)}\t${copyText(row.customerId)}\t${copyText(row.customerName)}\t${row.startedAt}\t${row.endedAt}\t${row.months}\t${row.totalValue}\t${row.currency}\t` +
-    `${copyText(row.invoiceNumber)}\t${withItem ? `${copyText(row.productKey)}\t${row.itemType}\t${row.quantity}` : '\\N\t\\N\t\\N'}\n`
+    `${copyText(row.paymentId)}\t${copyText(row.customerId)}\t${copyText(row.customerName)}\t${row.startedAt}\t${periodText(row)}\t${row.currency}\t` +
+    `${copyText(row.invoiceNumber)}\t${withItem ? `${copyText(row.productKey)}\t${row.itemType}\t${row.quantity}` : '\\N\t\\N\t\\N'}\t` +
+    `${discount ? `${discount.kind}\t${discount.monthlyAmount}\t${numberText(discount.months)}` : '\\N\t\\N\t\\N'}\n`
   );
 }

@@ -7,8 +7,10 @@ import type { DateOrder, DecimalMark } from './csv/values';
 import { firstRowsInWorker, parseInWorker } from './parseWorker';
 import { storedFile, type FileFacts } from './staging';
 import {
+  DISCOUNT_COLUMNS,
   FAILURE_COLUMNS,
   ITEM_COLUMNS,
+  OPEN_COLUMNS,
   PAYMENT_COLUMNS,
   STAGE_COLUMNS,
   failureLine,
@@ -121,10 +123,14 @@ async function rowContext(db: Kysely<DB>, accountId: string, mapping: FieldMappi
     for (const order of facts?.slash_orders[String(index)] ?? []) evidence.add(order);
   }
   const slashOrder = evidence.size === 1 ? ([...evidence][0] as DateOrder) : null;
-  // The same for the amount column's decimal separator: one proven reads its ambiguous amounts ('10.001').
-  const marks = mapping.monthly_amount === undefined ? [] : (facts?.decimal_marks?.[String(mapping.monthly_amount)] ?? []);
-  const decimalMark = marks.length === 1 ? (marks[0] as DecimalMark) : null;
-  return { accountId, accountCurrency: account.currency, currencyDigits: new Map(currencies.map((c) => [c.iso, c.minor_unit_digits])), slashOrder, decimalMark };
+  // The same for an amount column's decimal separator: one proven reads its ambiguous amounts ('10.001').
+  const markOf = (index: number | undefined): DecimalMark | null => {
+    const marks = index === undefined ? [] : (facts?.decimal_marks?.[String(index)] ?? []);
+    return marks.length === 1 ? (marks[0] as DecimalMark) : null;
+  };
+  const decimalMark = markOf(mapping.monthly_amount ?? mapping.total_value);
+  const discountDecimalMark = markOf(mapping.discount_amount);
+  return { accountId, accountCurrency: account.currency, currencyDigits: new Map(currencies.map((c) => [c.iso, c.minor_unit_digits])), slashOrder, decimalMark, discountDecimalMark };
 }
 
 interface ImportRun {
@@ -158,13 +164,17 @@ async function importFile(run: ImportRun, session: Session, trx: Transaction<DB>
   }
   await sql`create temporary table import_stage (
               payment_id text not null, customer_id text not null, customer_name text,
-              started_at date not null, ended_at date not null, duration_in_months integer not null, total_value bigint not null,
-              currency text not null, invoice_number text, product_key text, item_type text, quantity integer
+              started_at date not null, ended_at date, duration_in_months double precision, total_value bigint, monthly_amount double precision not null,
+              currency text not null, invoice_number text, product_key text, item_type text, quantity integer,
+              discount_kind text, discount_amount bigint, discount_months integer
             ) on commit drop`.execute(trx);
+  // The file's open-ended rows (written or staged like the others), checked for overlaps once the file is read.
+  await sql`create temporary table import_open_rows (payment_id text not null, row_number integer not null, cells text[] not null) on commit drop`.execute(trx);
 
   const steps = new Steps();
   // Read and validate in a worker thread; each batch it hands back is written while it reads the next.
   const withItem = mapping.product !== undefined || mapping.revenue_type !== undefined || mapping.units !== undefined;
+  const withDiscount = mapping.discount_amount !== undefined;
   const anyPayment = await sql`select 1 from payments where account_id = ${accountId} limit 1`.execute(trx);
   const noPayments = anyPayment.rows.length === 0;
   const plan: BatchPlan = {
@@ -174,6 +184,7 @@ async function importFile(run: ImportRun, session: Session, trx: Transaction<DB>
     context: { ...context, currencyDigits: [...context.currencyDigits] },
     skipHeaders: run.skipHeaders,
     withItem,
+    withDiscount,
     noPayments,
     batchRows: positiveIntegerFrom(process.env.SUBSCOPE_IMPORT_BATCH_ROWS) ?? BATCH,
     expectedRows: run.total,
@@ -192,17 +203,21 @@ async function importFile(run: ImportRun, session: Session, trx: Transaction<DB>
       totals = next.value;
       break;
     }
-    const wrote = await writeBatch(session, trx, run, next.value, { withItem, noPayments, bulk, spent, repeats });
+    const wrote = await writeBatch(session, trx, run, next.value, { withItem, withDiscount, noPayments, bulk, spent, repeats });
     created += wrote.created;
     insertedKeys += wrote.insertedKeys;
     await yieldToEventLoop();
     await reportProgress(database, accountId, importId, Math.min(80, Math.floor((next.value.seen / Math.max(1, run.total)) * 80)));
   }
-  const validCount = totals.valid + repeats.written;
-  const failedCount = totals.failed + repeats.count;
   // Nothing but a header (or nothing the reader could cut into rows): never 'done' with nothing.
-  if (validCount + failedCount === 0) throw new Error(totals.seen > 0 ? NO_DATA_ROWS : EMPTY_FILE);
+  if (totals.valid + repeats.written + totals.failed + repeats.count === 0) throw new Error(totals.seen > 0 ? NO_DATA_ROWS : EMPTY_FILE);
   steps.done('read, validate and write new payments');
+  // Open-ended rows that would overlap another open-ended payment of the customer's product are taken back and reported.
+  const overlapping = await refuseOverlappingOpenRows(trx, run);
+  created -= overlapping.created;
+  const validCount = totals.valid + repeats.written - overlapping.refused;
+  const failedCount = totals.failed + repeats.count + overlapping.refused;
+  if (overlapping.refused > 0) steps.done('open-ended overlaps');
   if (repeats.unnamed.length > 0) {
     await nameFirstRows(session, trx, plan, repeats.unnamed);
     steps.done('name the rows repeated');
@@ -382,7 +397,7 @@ async function writeBatch(
   trx: Transaction<DB>,
   run: ImportRun,
   batch: ParsedBatch,
-  how: { withItem: boolean; noPayments: boolean; bulk: boolean; spent: Spent; repeats: Repeats },
+  how: { withItem: boolean; withDiscount: boolean; noPayments: boolean; bulk: boolean; spent: Spent; repeats: Repeats },
 ): Promise<{ created: number; insertedKeys: number }> {
   const { accountId } = run;
   let insertedKeys = 0;
@@ -400,22 +415,28 @@ async function writeBatch(
   if (batch.productCount > 0 || products) insertedKeys += await how.spent.on('products', ensureBatchKeys(session, trx, 'products', concatenated(batch.products, products), accountId, how.bulk));
   let payments: string | Uint8Array = batch.payments ?? '';
   let items: string | Uint8Array = batch.items ?? '';
+  let discounts: string | Uint8Array = batch.discounts ?? '';
   let staged = '';
+  let opens = batch.opens;
+  for (const suspect of suspects) opens += suspect.openLine;
   let created = batch.valid + suspects.length;
   if (how.noPayments && suspects.length > 0) {
     // The suspects written after all, after the batch's text (one COPY each).
-    const more = { payments: '', items: '' };
+    const more = { payments: '', items: '', discounts: '' };
     for (const suspect of suspects) {
       more.payments += suspect.paymentLine;
       more.items += suspect.itemLine ?? '';
+      more.discounts += suspect.discountLine;
     }
     payments = concatenated(payments, more.payments);
     items = concatenated(items, more.items);
+    discounts = concatenated(discounts, more.discounts);
   }
   if (!how.noPayments) {
     const ids = [...(batch.ids ?? []), ...suspects.map((suspect) => suspect.id)];
     const paymentLines = [...(batch.paymentLines ?? []), ...suspects.map((suspect) => suspect.paymentLine)];
     const itemLines = [...(batch.itemLines ?? []), ...suspects.map((suspect) => suspect.itemLine ?? '')];
+    const discountLines = [...(batch.discountLines ?? []), ...suspects.map((suspect) => suspect.discountLine)];
     const stageLines = [...(batch.stageLines ?? []), ...suspects.map((suspect) => suspect.stageLine)];
     // By the primary key: the statistics still describe the table as it was before this
     // transaction's batches, and a planner that thinks it small scans it whole, every batch.
@@ -438,14 +459,17 @@ async function writeBatch(
       created++;
       payments += paymentLines[k] ?? '';
       if (how.withItem) items += itemLines[k] ?? '';
+      if (how.withDiscount) discounts += discountLines[k] ?? '';
     }
   }
   if (payments.length > 0) {
     await how.spent.on('copy payments', session.copyIn('payments', PAYMENT_COLUMNS, payments));
     if (items.length > 0) await how.spent.on('copy items', session.copyIn('payment_items', ITEM_COLUMNS, items));
+    if (discounts.length > 0) await how.spent.on('copy discounts', session.copyIn('payment_discounts', DISCOUNT_COLUMNS, discounts));
   }
   if (how.bulk) await sql`set local session_replication_role = origin`.execute(trx);
   if (staged) await how.spent.on('copy existing', session.copyIn('import_stage', STAGE_COLUMNS, staged));
+  if (opens) await how.spent.on('copy open-ended', session.copyIn('import_open_rows', OPEN_COLUMNS, opens));
   const failures = concatenated(batch.failures, settled.failures);
   if (failures.length > 0) await how.spent.on('copy failures', session.copyIn('import_rows', FAILURE_COLUMNS, failures));
   return { created, insertedKeys };
@@ -529,6 +553,72 @@ export async function ensureReferenced(lock: boolean, insertMissing: () => Promi
 }
 
 /**
+ * Open-ended rows of the file that would leave a customer with two open-ended payments of the
+ * same product (both would count in every month from the later start on), set-based once the
+ * whole file is written: a row is refused when the customer has a LATER open-ended payment of
+ * the product (another row of the file, or one already stored that the file does not touch),
+ * or when an EARLIER one is stored and the file does not end it. The rows refused are taken
+ * back (a new payment deleted, a staged change dropped) and reported with their row numbers.
+ * Answers how many rows were refused and how many of them had created a payment.
+ */
+async function refuseOverlappingOpenRows(trx: Transaction<DB>, run: ImportRun): Promise<{ refused: number; created: number }> {
+  const { accountId, importId } = run;
+  const any = await sql`select 1 from import_open_rows limit 1`.execute(trx);
+  if (any.rows.length === 0) return { refused: 0, created: 0 };
+  const productOf = (payment: string) =>
+    sql`(select i.product_key from payment_items i where i.account_id = ${accountId} and i.payment_id = ${sql.ref(payment)} order by i.position limit 1)`;
+  // The file's open-ended rows: payments this import created (the only ones with its import_id yet), or changes staged for existing ones.
+  await sql`create temporary table import_open_file on commit drop as
+            select o.payment_id, o.row_number, o.cells, p.customer_id, p.started_at, ${productOf('p.id')} as product_key, true as created
+              from import_open_rows o join payments p on p.account_id = ${accountId} and p.id = o.payment_id and p.import_id = ${importId}
+            union all
+            select o.payment_id, o.row_number, o.cells, s.customer_id, s.started_at, s.product_key, false
+              from import_open_rows o join import_stage s on s.payment_id = o.payment_id`.execute(trx);
+  // The open-ended payments already stored that the file leaves as they are.
+  await sql`create temporary table import_open_stored on commit drop as
+            select p.id as payment_id, p.customer_id, p.started_at, ${productOf('p.id')} as product_key
+              from payments p
+             where p.account_id = ${accountId} and p.ended_at is null and p.deleted_at is null and p.import_id is distinct from ${importId}
+               and p.customer_id in (select customer_id from import_open_file)
+               and not exists (select from import_stage s where s.payment_id = p.id)`.execute(trx);
+  const refused = await sql<{ payment_id: string; created: boolean }>`
+    with checked as (
+      select f.payment_id, f.row_number, f.cells, f.created,
+             (select g.row_number from import_open_file g
+               where g.customer_id = f.customer_id and g.product_key is not distinct from f.product_key and g.started_at > f.started_at
+               order by g.started_at, g.row_number limit 1) as later_row,
+             (select to_char(t.started_at, 'YYYY-MM-DD') from import_open_stored t
+               where t.customer_id = f.customer_id and t.product_key is not distinct from f.product_key and t.started_at > f.started_at
+               order by t.started_at limit 1) as later_stored,
+             (select to_char(t.started_at, 'YYYY-MM-DD') from import_open_stored t
+               where t.customer_id = f.customer_id and t.product_key is not distinct from f.product_key and t.started_at < f.started_at
+               order by t.started_at desc limit 1) as earlier_stored
+        from import_open_file f
+    ),
+    refused as (
+      select payment_id, row_number, cells, created,
+             case when later_row is not null then 'Open-ended, but row ' || later_row || ' starts a later open-ended payment of the same customer and product: give this row its Ended at'
+                  when later_stored is not null then 'Open-ended, but the customer already has a later open-ended payment of the same product (started ' || later_stored || '): give this row its Ended at'
+                  else 'Open-ended, but the customer already has an open-ended payment of the same product since ' || earlier_stored || ': end that one first (import it again with its Ended at)' end as error
+        from checked
+       where later_row is not null or later_stored is not null or earlier_stored is not null
+    ),
+    reported as (
+      insert into import_rows (account_id, import_id, row_number, cells, error)
+      select ${accountId}, ${importId}, row_number, cells, error from refused
+      returning row_number
+    )
+    select payment_id, created from refused`.execute(trx);
+  if (refused.rows.length === 0) return { refused: 0, created: 0 };
+  const created = refused.rows.filter((row) => row.created).map((row) => row.payment_id);
+  const staged = refused.rows.filter((row) => !row.created).map((row) => row.payment_id);
+  // Items and discounts go with their payment (on delete cascade).
+  if (created.length > 0) await sql`delete from payments where account_id = ${accountId} and import_id = ${importId} and id = any(${created}::text[])`.execute(trx);
+  if (staged.length > 0) await sql`delete from import_stage where payment_id = any(${staged}::text[])`.execute(trx);
+  return { refused: refused.rows.length, created: created.length };
+}
+
+/**
  * The rows whose payment existed (import_stage), set-based: whether each changes its payment,
  * and for those that do, the version the payment had goes to payment_versions before the row,
  * its items and discounts are rewritten. Answers how many payments changed.
@@ -538,25 +628,29 @@ async function commitChanges(trx: Transaction<DB>, run: ImportRun, steps: Steps)
   // The rows whose payment exists, and whether the row changes it.
   const items = sql`coalesce((select jsonb_agg(jsonb_build_object('product_key', i.product_key, 'type', i.type, 'quantity', i.quantity) order by i.position)
                                 from payment_items i where i.account_id = p.account_id and i.payment_id = p.id), '[]'::jsonb)`;
-  const discounts = sql`coalesce((select jsonb_agg(jsonb_build_object('kind', d.kind, 'monthly_amount', d.monthly_amount, 'name', d.name) order by d.position)
+  const discounts = sql`coalesce((select jsonb_agg(jsonb_build_object('kind', d.kind, 'monthly_amount', d.monthly_amount, 'name', d.name, 'months', d.months) order by d.position)
                                     from payment_discounts d where d.account_id = p.account_id and d.payment_id = p.id), '[]'::jsonb)`;
+  // A payment written before monthly_amount existed has it null: its monthly amount is total / months.
   await sql`create temporary table import_existing on commit drop as
             select s.payment_id,
                    p.deleted_at is not null
-                   or (p.customer_id, p.started_at, p.duration_in_months, p.total_value, p.currency, coalesce(p.invoice_number, ''))
-                      is distinct from (s.customer_id, s.started_at, s.duration_in_months, s.total_value, s.currency, coalesce(s.invoice_number, ''))
+                   or (p.customer_id, p.started_at, p.ended_at, p.duration_in_months, p.total_value, p.currency, coalesce(p.invoice_number, ''))
+                      is distinct from (s.customer_id, s.started_at, s.ended_at, s.duration_in_months, s.total_value, s.currency, coalesce(s.invoice_number, ''))
+                   or coalesce(p.monthly_amount, p.total_value::double precision / p.duration_in_months) is distinct from s.monthly_amount
                    or ${items} is distinct from
                       (case when s.product_key is null then '[]'::jsonb
                             else jsonb_build_array(jsonb_build_object('product_key', s.product_key, 'type', s.item_type, 'quantity', s.quantity)) end)
-                   or exists (select from payment_discounts d where d.account_id = p.account_id and d.payment_id = p.id) as changed
+                   or ${discounts} is distinct from
+                      (case when s.discount_kind is null then '[]'::jsonb
+                            else jsonb_build_array(jsonb_build_object('kind', s.discount_kind, 'monthly_amount', s.discount_amount, 'name', null, 'months', s.discount_months)) end) as changed
               from import_stage s join payments p on p.account_id = ${accountId} and p.id = s.payment_id`.execute(trx);
   await sql`analyze import_existing`.execute(trx);
   steps.done('check existing payments');
 
   // Changed payments: the version they had goes to payment_versions, then the row is rewritten.
   await sql`insert into payment_versions (account_id, payment_id, version, customer_id, started_at, ended_at, duration_in_months, total_value,
-              currency, invoice_number, items, discounts, deleted, valid_from, valid_to, recorded_at, recorded_by_user_id)
-            select p.account_id, p.id, p.version, p.customer_id, p.started_at, p.ended_at, p.duration_in_months, p.total_value, p.currency,
+              monthly_amount, currency, invoice_number, items, discounts, deleted, valid_from, valid_to, recorded_at, recorded_by_user_id)
+            select p.account_id, p.id, p.version, p.customer_id, p.started_at, p.ended_at, p.duration_in_months, p.total_value, p.monthly_amount, p.currency,
                    p.invoice_number, ${items}, ${discounts}, p.deleted_at is not null, f.valid_from, greatest(now(), f.valid_from), p.updated_at,
                    (select i.created_by_user_id from imports i where i.account_id = p.account_id and i.id = p.import_id)
               from import_existing e
@@ -565,7 +659,8 @@ async function commitChanges(trx: Transaction<DB>, run: ImportRun, steps: Steps)
                                                   p.created_at) as valid_from) f
              where e.changed`.execute(trx);
   const updated = await sql`update payments p set customer_id = s.customer_id, version = p.version + 1, started_at = s.started_at, ended_at = s.ended_at,
-                   duration_in_months = s.duration_in_months, total_value = s.total_value, currency = s.currency, invoice_number = s.invoice_number,
+                   duration_in_months = s.duration_in_months, total_value = s.total_value, monthly_amount = s.monthly_amount,
+                   currency = s.currency, invoice_number = s.invoice_number,
                    deleted_at = null, import_id = ${importId}, updated_at = now()
               from import_existing e join import_stage s on s.payment_id = e.payment_id
              where e.changed and p.account_id = ${accountId} and p.id = e.payment_id`.execute(trx);
@@ -575,6 +670,10 @@ async function commitChanges(trx: Transaction<DB>, run: ImportRun, steps: Steps)
             select ${accountId}, s.payment_id, 0, s.product_key, s.item_type, s.quantity
               from import_existing e join import_stage s on s.payment_id = e.payment_id
              where e.changed and s.product_key is not null`.execute(trx);
+  await sql`insert into payment_discounts (account_id, payment_id, position, kind, monthly_amount, months)
+            select ${accountId}, s.payment_id, 0, s.discount_kind, s.discount_amount, s.discount_months
+              from import_existing e join import_stage s on s.payment_id = e.payment_id
+             where e.changed and s.discount_kind is not null`.execute(trx);
   steps.done('changed payments');
 
   return Number(updated.numAffectedRows ?? 0);

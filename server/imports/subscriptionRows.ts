@@ -32,10 +32,21 @@ export interface RowContext {
   /** How this file's ambiguous slash dates read; null: they are refused. */
   slashOrder: DateOrder | null;
   /**
-   * The decimal separator the amount column's other values prove, which reads its ambiguous
-   * amounts ('10.001'); null or absent: they are refused.
+   * The decimal separator the amount column's (monthly amount or total value) other values
+   * prove, which reads its ambiguous amounts ('10.001'); null or absent: they are refused.
    */
   decimalMark?: DecimalMark | null;
+  /** The same for the discount's amount column. */
+  discountDecimalMark?: DecimalMark | null;
+}
+
+/** A discount of a payment (payment_discounts, position 0). */
+export interface ParsedDiscount {
+  kind: 'forever' | 'finite';
+  /** Minor units of the payment's currency a month. */
+  monthlyAmount: number;
+  /** A finite discount's months; null for a forever one. */
+  months: number | null;
 }
 
 export interface ParsedPaymentRow {
@@ -43,15 +54,20 @@ export interface ParsedPaymentRow {
   customerId: string;
   customerName: string | null;
   startedAt: string;
-  endedAt: string;
-  months: number;
-  /** Monthly amount x months, minor units of `currency`. */
-  totalValue: number;
+  /** The first day after the period; null: an open-ended payment. */
+  endedAt: string | null;
+  /** Whole months, or days / (365 / 12) when the period is not whole months; null when open-ended. */
+  months: number | null;
+  /** Minor units of `currency`; null when open-ended. */
+  totalValue: number | null;
+  /** Exact monthly amount, minor units (may have a fraction of a minor unit). */
+  monthlyAmount: number;
   currency: string;
   invoiceNumber: string | null;
   productKey: string;
   itemType: ItemType;
   quantity: number;
+  discount: ParsedDiscount | null;
 }
 
 export type RowOutcome = { ok: true; row: ParsedPaymentRow } | { ok: false; message: string };
@@ -69,6 +85,9 @@ const ITEM_TYPE_NAMES: Record<string, ItemType> = {
   free: 'freemium',
 };
 
+/** Days of an average month: a period that is not whole months lasts days / (365 / 12) months. */
+export const DAYS_PER_MONTH = 365 / 12;
+
 class RowError extends Error {}
 
 const fail = (message: string): never => {
@@ -78,7 +97,7 @@ const fail = (message: string): never => {
 /**
  * The payment id of a row: 'subh' + 12 characters derived from account, customer, invoice
  * number and start date, so the same row imported again finds its payment (and a changed amount
- * updates it) instead of adding another.
+ * or end updates it) instead of adding another.
  */
 export function paymentIdOf(accountId: string, customerId: string, invoiceNumber: string | null, startedAt: string): string {
   const digest = createHash('sha256').update([accountId, customerId, invoiceNumber ?? '', startedAt].join('\u001f')).digest();
@@ -112,47 +131,79 @@ function requiredOf(cells: readonly string[], mapping: FieldMapping, field: Subs
   return value as string;
 }
 
+/** The service period of a row: its end (first day after it) and months, both null when open-ended. */
+interface Period {
+  endedAt: string | null;
+  months: number | null;
+  whole: boolean;
+}
+
+function periodOf(cells: readonly string[], mapping: FieldMapping, context: RowContext, startedAt: string): Period {
+  const endedText = cellOf(cells, mapping, 'ended_at');
+  const endedAt = endedText ? date('ended_at', endedText, context) : null;
+  if (endedAt !== null && endedAt <= startedAt) {
+    if (endedAt === startedAt) fail(`${FIELD_LABELS.ended_at} ${endedAt} is the same day as ${FIELD_LABELS.started_at}: a payment covers at least one day, and ${FIELD_LABELS.ended_at} is the first day after it`);
+    fail(`${FIELD_LABELS.ended_at} ${endedAt} is before ${FIELD_LABELS.started_at} ${startedAt}`);
+  }
+  const monthsText = cellOf(cells, mapping, 'months');
+  if (monthsText !== null && monthsText !== '') {
+    const parsed = parseInteger(monthsText);
+    if (!parsed.ok) fail(`${FIELD_LABELS.months} '${monthsText}' ${parsed.reason}`);
+    const months = (parsed as { value: number }).value;
+    if (!(months >= 1 && months <= MAX_MONTHS)) fail(`${FIELD_LABELS.months} must be between 1 and ${MAX_MONTHS}, got ${months}`);
+    if (endedAt && monthsBetween(startedAt, endedAt) !== months) {
+      fail(`${FIELD_LABELS.ended_at} ${endedAt} is not ${months} month(s) after ${FIELD_LABELS.started_at} ${startedAt}`);
+    }
+    return { endedAt: isoFromDay(addMonths(dayFromIso(startedAt), months)), months, whole: true };
+  }
+  // Months given as a column and nothing says the period otherwise.
+  if (mapping.months !== undefined && mapping.ended_at === undefined) return fail(`${FIELD_LABELS.months} is empty`);
+  // No end: an open-ended payment (an active subscription), until a later import or an edit ends it.
+  if (!endedAt) return { endedAt: null, months: null, whole: false };
+  // A whole number of months (the end read as the first day after the period or as its last day) keeps whole months.
+  const months = monthsBetween(startedAt, endedAt);
+  if (months !== null) return { endedAt: isoFromDay(addMonths(dayFromIso(startedAt), months)), months, whole: true };
+  // Any other period: its days in average months.
+  const duration = (dayFromIso(endedAt) - dayFromIso(startedAt)) / DAYS_PER_MONTH;
+  if (duration > MAX_MONTHS) fail(`${FIELD_LABELS.ended_at} ${endedAt} is more than ${MAX_MONTHS} months after ${FIELD_LABELS.started_at} ${startedAt}`);
+  return { endedAt, months: duration, whole: false };
+}
+
 function read(cells: readonly string[], mapping: FieldMapping, context: RowContext): ParsedPaymentRow {
 
   const customerId = key('customer_id', requiredOf(cells, mapping, 'customer_id'));
   const invoice = cellOf(cells, mapping, 'invoice_number');
   const invoiceNumber = invoice ? key('invoice_number', invoice) : null;
   const startedAt = date('started_at', requiredOf(cells, mapping, 'started_at'), context);
-
-  const endedText = cellOf(cells, mapping, 'ended_at');
-  const endedAt = endedText ? date('ended_at', endedText, context) : null;
-  const monthsText = cellOf(cells, mapping, 'months');
-  let months: number;
-  if (monthsText !== null && monthsText !== '') {
-    const parsed = parseInteger(monthsText);
-    if (!parsed.ok) fail(`${FIELD_LABELS.months} '${monthsText}' ${parsed.reason}`);
-    months = (parsed as { value: number }).value;
-    if (!(months >= 1 && months <= MAX_MONTHS)) fail(`${FIELD_LABELS.months} must be between 1 and ${MAX_MONTHS}, got ${months}`);
-    if (endedAt && monthsBetween(startedAt, endedAt) !== months) {
-      fail(`${FIELD_LABELS.ended_at} ${endedAt} is not ${months} month(s) after ${FIELD_LABELS.started_at} ${startedAt}`);
-    }
-  } else if (mapping.months !== undefined) {
-    return fail(`${FIELD_LABELS.months} is empty`);
-  } else {
-    // The dialog's four columns: the period runs from the start to the end date.
-    if (!endedAt) return fail(`${FIELD_LABELS.ended_at} is empty`);
-    const between = monthsBetween(startedAt, endedAt);
-    if (between === null) fail(`${FIELD_LABELS.ended_at} ${endedAt} is not a whole number of months after ${FIELD_LABELS.started_at} ${startedAt}`);
-    months = between as number;
-  }
+  const period = periodOf(cells, mapping, context, startedAt);
 
   const currencyText = cellOf(cells, mapping, 'currency');
   const currency = currencyText ? currencyText.toUpperCase() : context.accountCurrency;
   const digits = context.currencyDigits.get(currency);
   if (digits === undefined) fail(`${FIELD_LABELS.currency} '${currencyText}' is not an ISO 4217 currency code`);
 
-  const amountText = requiredOf(cells, mapping, 'monthly_amount');
+  // The amount: the monthly amount (the dialog, most files) or the period's total value.
+  const amountField: SubscriptionCsvField = mapping.monthly_amount === undefined && mapping.total_value !== undefined ? 'total_value' : 'monthly_amount';
+  const amountText = requiredOf(cells, mapping, amountField);
   const amount = parseMoney(amountText, digits as number, context.decimalMark ?? null);
-  if (!amount.ok) fail(`${FIELD_LABELS.monthly_amount} '${amountText}' ${amount.reason}`);
-  const monthly = (amount as { minor: number }).minor;
-  if (monthly < 0) fail(`${FIELD_LABELS.monthly_amount} '${amountText}' is negative`);
-  const totalValue = monthly * months;
-  if (!Number.isSafeInteger(totalValue)) fail(`${FIELD_LABELS.monthly_amount} '${amountText}' is too large`);
+  if (!amount.ok) fail(`${FIELD_LABELS[amountField]} '${amountText}' ${amount.reason}`);
+  const minor = (amount as { minor: number }).minor;
+  if (minor < 0) fail(`${FIELD_LABELS[amountField]} '${amountText}' is negative`);
+  let monthlyAmount: number;
+  let totalValue: number | null;
+  if (amountField === 'monthly_amount') {
+    monthlyAmount = minor;
+    if (period.months === null) totalValue = null;
+    else if (period.whole) totalValue = minor * period.months;
+    else totalValue = Math.round(minor * period.months);
+    if (totalValue !== null && !Number.isSafeInteger(totalValue)) fail(`${FIELD_LABELS.monthly_amount} '${amountText}' is too large`);
+  } else {
+    if (period.months === null) {
+      fail(`${FIELD_LABELS.total_value} '${amountText}' cannot be spread over an open-ended payment: ${FIELD_LABELS.ended_at} is empty (give the end, or import open-ended payments with a ${FIELD_LABELS.monthly_amount} column)`);
+    }
+    totalValue = minor;
+    monthlyAmount = minor / (period.months as number);
+  }
 
   const typeText = cellOf(cells, mapping, 'revenue_type');
   let itemType: ItemType = 'recurring';
@@ -181,15 +232,54 @@ function read(cells: readonly string[], mapping: FieldMapping, context: RowConte
     customerId,
     customerName,
     startedAt,
-    endedAt: isoFromDay(addMonths(dayFromIso(startedAt), months)),
-    months,
+    endedAt: period.endedAt,
+    months: period.months,
     totalValue,
+    monthlyAmount,
     currency,
     invoiceNumber,
     productKey,
     itemType,
     quantity,
+    discount: discountOf(cells, mapping, context, digits as number),
   };
+}
+
+/** The row's discount (its monthly amount, kind and a finite one's months), or null when it has none. */
+function discountOf(cells: readonly string[], mapping: FieldMapping, context: RowContext, digits: number): ParsedDiscount | null {
+  const amountText = cellOf(cells, mapping, 'discount_amount');
+  const kindText = cellOf(cells, mapping, 'discount_kind');
+  const monthsText = cellOf(cells, mapping, 'discount_months');
+  if (!amountText) {
+    if (kindText || monthsText) fail(`${FIELD_LABELS.discount_amount} is empty, but the row gives the discount's ${kindText ? 'kind' : 'months'}`);
+    return null;
+  }
+  const amount = parseMoney(amountText, digits, context.discountDecimalMark ?? null);
+  if (!amount.ok) fail(`${FIELD_LABELS.discount_amount} '${amountText}' ${amount.reason}`);
+  const monthlyAmount = (amount as { minor: number }).minor;
+  if (monthlyAmount < 0) fail(`${FIELD_LABELS.discount_amount} '${amountText}' is negative`);
+  let kind: ParsedDiscount['kind'];
+  if (kindText) {
+    const lower = kindText.toLowerCase();
+    if (lower !== 'forever' && lower !== 'finite') fail(`${FIELD_LABELS.discount_kind} '${kindText}' is not one of forever, finite`);
+    kind = lower as ParsedDiscount['kind'];
+  } else {
+    // Unsaid: months make it finite, none forever.
+    kind = monthsText ? 'finite' : 'forever';
+  }
+  let months: number | null = null;
+  if (monthsText) {
+    if (kind === 'forever') fail(`${FIELD_LABELS.discount_months} '${monthsText}': only a finite discount has months`);
+    const parsed = parseInteger(monthsText);
+    if (!parsed.ok) fail(`${FIELD_LABELS.discount_months} '${monthsText}' ${parsed.reason}`);
+    months = (parsed as { value: number }).value;
+    if (!(months >= 1 && months <= MAX_MONTHS)) fail(`${FIELD_LABELS.discount_months} must be between 1 and ${MAX_MONTHS}, got ${months}`);
+  } else if (kind === 'finite') {
+    fail(`${FIELD_LABELS.discount_months} is empty: a finite discount needs its months`);
+  }
+  // A zero discount is none.
+  if (monthlyAmount === 0) return null;
+  return { kind, monthlyAmount, months };
 }
 
 /**
@@ -198,7 +288,7 @@ function read(cells: readonly string[], mapping: FieldMapping, context: RowConte
  */
 export function looksLikeHeader(cells: readonly string[], mapping: FieldMapping): boolean {
   const at = (field: SubscriptionCsvField) => (mapping[field] === undefined ? '' : (cells[mapping[field] as number] ?? '').trim());
-  const amount = at('monthly_amount');
+  const amount = at(mapping.monthly_amount === undefined && mapping.total_value !== undefined ? 'total_value' : 'monthly_amount');
   const start = at('started_at');
   return !parseMoney(amount, 2).ok && !parseDate(start, 'dmy').ok;
 }

@@ -2,7 +2,11 @@ import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type
 import {
   CSV_IMPORT_MAX_FILE_BYTES,
   CSV_IMPORT_COLUMN_ORDER,
-  SUBSCRIPTION_CSV_DEFAULT_COLUMN_INDEX,
+  SUBSCRIPTION_CSV_AMOUNT_FIELDS,
+  SUBSCRIPTION_CSV_BOTH_AMOUNTS_MESSAGE,
+  SUBSCRIPTION_CSV_FIELDS,
+  SUBSCRIPTION_CSV_MAPPING_INCOMPLETE_MESSAGE,
+  SUBSCRIPTION_CSV_PERIOD_FIELDS,
   SUBSCRIPTION_CSV_REQUIRED_FIELDS,
   type SubscriptionCsvField,
 } from '../../models/constants';
@@ -25,7 +29,8 @@ import { subscriptionImportsRepository, type SubscriptionImportsRepository } fro
  */
 
 export const IMPORT_NOT_FOUND = 'Import not found';
-export const MAPPING_INCOMPLETE = `Subscription import requires mapping of ${SUBSCRIPTION_CSV_REQUIRED_FIELDS.join(', ')}`;
+export const MAPPING_INCOMPLETE = SUBSCRIPTION_CSV_MAPPING_INCOMPLETE_MESSAGE;
+export const BOTH_AMOUNTS = SUBSCRIPTION_CSV_BOTH_AMOUNTS_MESSAGE;
 export const NOT_IN_PREVIEW = 'This import is not waiting for its mapping';
 
 const FailureSchema = Type.Object({
@@ -85,11 +90,12 @@ const UploadedSchema = Type.Object({
   encoding: Type.String(),
 });
 
-const FIELDS = Object.keys(SUBSCRIPTION_CSV_DEFAULT_COLUMN_INDEX) as SubscriptionCsvField[];
+const FIELDS: readonly SubscriptionCsvField[] = SUBSCRIPTION_CSV_FIELDS;
 
+// One type list, not a union: with type coercion on, a union's integer branch reads null as column 0 (and its null branch 0 as null).
 const FinalizeSchema = Type.Object({
   skip_headers: Type.Boolean(),
-  ...Object.fromEntries(FIELDS.map((field) => [field, Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 10_000 }), Type.Null()], { description: `Column index of ${FIELD_LABELS[field]}` }))])),
+  ...Object.fromEntries(FIELDS.map((field) => [field, Type.Optional(Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: 0, maximum: 10_000, description: `Column index of ${FIELD_LABELS[field]}; null or absent: not mapped` }))])),
 });
 
 type ImportRow = Awaited<ReturnType<typeof findImport>>;
@@ -217,7 +223,10 @@ export const csvImportRoutes: FastifyPluginAsyncTypebox<CsvImportRoutesOptions> 
         tags: ['imports'],
         operationId: 'finalizeSubscriptionCsvImport',
         summary: 'Map the columns of an uploaded CSV and import it',
-        description: `Column index per field; ${SUBSCRIPTION_CSV_REQUIRED_FIELDS.join(', ')} are required. The import then runs as a job: poll GET /subscriptions/csv_import/{id}.`,
+        description:
+          `Column index per field. Required: ${SUBSCRIPTION_CSV_REQUIRED_FIELDS.join(', ')}, exactly one of ${SUBSCRIPTION_CSV_AMOUNT_FIELDS.join(', ')} ` +
+          `and at least one of ${SUBSCRIPTION_CSV_PERIOD_FIELDS.join(', ')}; invoice_number and the rest are optional (422 '${MAPPING_INCOMPLETE}', or '${BOTH_AMOUNTS}'). ` +
+          'A row with an empty ended_at (and no months) is an open-ended payment. The import then runs as a job: poll GET /subscriptions/csv_import/{id}.',
         security: BEARER,
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
         body: FinalizeSchema,
@@ -235,8 +244,12 @@ export const csvImportRoutes: FastifyPluginAsyncTypebox<CsvImportRoutesOptions> 
         const index = body[field];
         if (typeof index === 'number') fields[field] = index;
       }
-      const missing = SUBSCRIPTION_CSV_REQUIRED_FIELDS.filter((field) => fields[field] === undefined);
+      const missing = [
+        ...SUBSCRIPTION_CSV_REQUIRED_FIELDS.filter((field) => fields[field] === undefined),
+        ...[SUBSCRIPTION_CSV_AMOUNT_FIELDS, SUBSCRIPTION_CSV_PERIOD_FIELDS].filter((group) => group.every((field) => fields[field] === undefined)).map((group) => group[0]),
+      ];
       if (missing.length > 0) throw new ApiError(422, [{ detail: MAPPING_INCOMPLETE, source: { pointer: `/${missing[0]}` }, code: 'mapping_incomplete' }]);
+      if (SUBSCRIPTION_CSV_AMOUNT_FIELDS.every((field) => fields[field] !== undefined)) throw ApiError.of(422, BOTH_AMOUNTS, '/total_value');
       const used = new Map<number, string>();
       for (const [field, index] of Object.entries(fields)) {
         const other = used.get(index);

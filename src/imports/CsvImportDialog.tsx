@@ -149,8 +149,9 @@ function UploadForm({ actor, onCancel }: { actor: CsvImportActor; onCancel: () =
         </Text>
         <Code block>{CSV_IMPORT_COLUMN_ORDER.join(',')}</Code>
         <Text size="sm" c="dimmed">
-          Dates like 2025-01-31, amounts like 1234.50 per month. A header row is skipped. Importing the same file again does not
-          duplicate payments.
+          Dates like 2025-01-31, amounts like 1234.50 per month. The end date is the first day after the period paid for (any
+          day after the start); leave it empty for a subscription that is still running. A header row is skipped. Importing the
+          same file again does not duplicate payments, and ends a running one once its end date is filled in.
         </Text>
         <FileInput
           label="CSV file"

@@ -16,7 +16,7 @@ export const PAYMENTS_IMPORT_TEXTS: MappingWizardTexts = {
   mapStepDescription: 'Match columns to fields',
   importStepDescription: 'Check and save the rows',
   uploadIntro:
-    'Upload a CSV file of your payments, one payment per row. Each row needs a customer ID, an invoice number, a start date, a number of months and a monthly amount; you match the columns to these fields in the next step.',
+    'Upload a CSV file of your payments, one payment per row. Each row needs a customer ID, a start date, its period (a number of months or an end date; no end for a subscription still running) and its monthly amount or total value. An invoice number, the product and a discount are optional. You match the columns to these fields in the next step.',
   mappingHint: 'Pick the field each column holds.',
   columnPickerWord: 'Field',
   requiredListTitle: 'Required fields',

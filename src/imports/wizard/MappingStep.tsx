@@ -24,11 +24,16 @@ const NOT_MAPPED = 'not_mapped';
 
 const rowCount = (count: number) => (count === 1 ? '1 row' : `${count} rows`);
 
+/** A role the mapping needs: required, or one of a group of which one is. */
+function isNeededRole(config: FieldRolesConfig, role: string): boolean {
+  return isRequiredRole(config, role) || (config.alternatives ?? []).some((group) => group.includes(role));
+}
+
 /** The picker's options: 'Not mapped', then the roles; grouped Required / Optional when some are optional. */
 function roleOptions(config: FieldRolesConfig): ComboboxData {
   const option = (role: string) => ({ value: role, label: config.labels[role] ?? role });
-  const required = config.roles.filter((role) => isRequiredRole(config, role));
-  const optional = config.roles.filter((role) => !isRequiredRole(config, role));
+  const required = config.roles.filter((role) => isNeededRole(config, role));
+  const optional = config.roles.filter((role) => !isNeededRole(config, role));
   const notMapped = { value: NOT_MAPPED, label: 'Not mapped' };
   if (optional.length === 0) return [notMapped, ...required.map(option)];
   return [notMapped, { group: 'Required', items: required.map(option) }, { group: 'Optional', items: optional.map(option) }];
@@ -74,7 +79,7 @@ export function MappingStep({ actor, config, texts }: MappingStepProps) {
         </Button>
       </Group>
 
-      <RequiredRoles config={config} texts={texts} unmapped={unmapped} />
+      <RequiredRoles config={config} texts={texts} unmapped={unmapped} mapping={mapping} />
 
       <Switch
         label="Skip headers"
@@ -111,20 +116,33 @@ export function MappingStep({ actor, config, texts }: MappingStepProps) {
   );
 }
 
-/** The required roles, each marked mapped or not. */
-function RequiredRoles({ config, texts, unmapped }: { config: FieldRolesConfig; texts: MappingWizardTexts; unmapped: readonly string[] }) {
+interface RequiredRolesProps {
+  config: FieldRolesConfig;
+  texts: MappingWizardTexts;
+  unmapped: readonly string[];
+  mapping: ColumnMapping;
+}
+
+/** The required roles and the groups of which one is needed ('Monthly amount or Total value'), each marked mapped or not. */
+function RequiredRoles({ config, texts, unmapped, mapping }: RequiredRolesProps) {
+  const entries = [
+    ...config.required.map((role) => ({ key: role, label: config.labels[role] ?? role, mapped: !unmapped.includes(role) })),
+    ...(config.alternatives ?? []).map((group) => ({
+      key: group.join('|'),
+      label: group.map((role) => config.labels[role] ?? role).join(' or '),
+      mapped: group.some((role) => mapping[role] !== null && mapping[role] !== undefined),
+    })),
+  ];
   return (
     <Stack gap={6}>
       <Text size="sm" fw={500} id={texts.requiredListId}>
         {texts.requiredListTitle}
       </Text>
       <Group gap="xs" role="list" aria-labelledby={texts.requiredListId}>
-        {config.required.map((role) => {
-          const mapped = !unmapped.includes(role);
-          const label = config.labels[role] ?? role;
+        {entries.map(({ key, label, mapped }) => {
           return (
             <Badge
-              key={role}
+              key={key}
               role="listitem"
               variant="light"
               color={mapped ? 'teal' : 'gray'}

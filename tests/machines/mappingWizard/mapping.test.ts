@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyMapping, isMappingComplete, mapColumn, roleOfColumn, unmappedRequiredRoles } from '../../../machines/mappingWizard/mapping';
-import { PAYMENTS_MAPPING_INCOMPLETE_MESSAGE, paymentsImport } from '../../../machines/mappingWizard/paymentsImport';
+import { PAYMENTS_BOTH_AMOUNTS_MESSAGE, PAYMENTS_MAPPING_INCOMPLETE_MESSAGE, paymentsImport } from '../../../machines/mappingWizard/paymentsImport';
 import {
   CUSTOMER_COLUMN_REQUIRED_MESSAGE,
   SEGMENTS_MAPPING_INCOMPLETE_MESSAGE,
@@ -23,6 +23,11 @@ describe('mapping rules with the payments field roles', () => {
       product: 9,
       customer_name: 10,
       units: 11,
+      // Not spec columns: unmapped until the user picks them.
+      total_value: null,
+      discount_amount: null,
+      discount_kind: null,
+      discount_months: null,
     });
     expect(defaultMapping(3)).toEqual({ ...emptyMapping(paymentsImport), customer_id: 0, invoice_number: 1, started_at: 2 });
     expect(roleOfColumn(paymentsImport, defaultMapping(12), 4)).toBeNull();
@@ -44,15 +49,27 @@ describe('mapping rules with the payments field roles', () => {
 
   it('lists the unmapped required fields in the order of the spec rule, and names the rule while any is', () => {
     const empty = emptyMapping(paymentsImport);
-    expect(unmappedRequiredRoles(paymentsImport, empty)).toEqual(['monthly_amount', 'started_at', 'customer_id', 'invoice_number', 'months']);
-    expect(unmappedRequiredRoles(paymentsImport, defaultMapping(5))).toEqual(['monthly_amount', 'months']);
+    // The invoice number is optional; the amount and the period are alternatives (one of each).
+    expect(unmappedRequiredRoles(paymentsImport, empty)).toEqual(['started_at', 'customer_id']);
+    expect(paymentsImport.alternatives).toEqual([
+      ['monthly_amount', 'total_value'],
+      ['months', 'ended_at'],
+    ]);
+    expect(unmappedRequiredRoles(paymentsImport, defaultMapping(5))).toEqual([]);
     expect(mappingProblem(defaultMapping(5))).toBe(PAYMENTS_MAPPING_INCOMPLETE_MESSAGE);
     expect(PAYMENTS_MAPPING_INCOMPLETE_MESSAGE).toBe(
-      'Subscription import requires mapping of monthly_amount, started_at, customer_id, invoice_number, months',
+      'Subscription import requires mapping of monthly_amount or total_value, started_at, customer_id, months or ended_at',
     );
     expect(isMappingComplete(paymentsImport, defaultMapping(7))).toBe(true);
-    // Ended at and the rest are optional.
+    // Either period field will do: Ended at alone, or Months alone.
     expect(isMappingComplete(paymentsImport, mapColumn(paymentsImport, defaultMapping(7), 3, null))).toBe(true);
+    expect(isMappingComplete(paymentsImport, mapColumn(paymentsImport, defaultMapping(7), 5, null))).toBe(true);
+    expect(mappingProblem(mapColumn(paymentsImport, mapColumn(paymentsImport, defaultMapping(7), 5, null), 3, null))).toBe(PAYMENTS_MAPPING_INCOMPLETE_MESSAGE);
+    // The total value instead of the monthly amount, not beside it; the invoice number unmapped.
+    const total = mapColumn(paymentsImport, mapColumn(paymentsImport, defaultMapping(7), 6, 'total_value'), 1, null);
+    expect(isMappingComplete(paymentsImport, total)).toBe(true);
+    expect(mappingProblem(mapColumn(paymentsImport, total, 4, 'monthly_amount'))).toBe(PAYMENTS_BOTH_AMOUNTS_MESSAGE);
+    expect(PAYMENTS_BOTH_AMOUNTS_MESSAGE).toBe('Map Monthly amount or Total value, not both');
   });
 
   it('guesses a header row from the amount and start cells', () => {

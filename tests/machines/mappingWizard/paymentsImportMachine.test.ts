@@ -244,6 +244,10 @@ describe('mapping wizard, payments import: upload', () => {
       product: null,
       customer_name: null,
       units: null,
+      total_value: null,
+      discount_amount: null,
+      discount_kind: null,
+      discount_months: null,
     });
     expect(context.skipHeaders).toBe(true);
   });
@@ -267,6 +271,10 @@ describe('mapping wizard, payments import: upload', () => {
       product: 9,
       customer_name: 10,
       units: 11,
+      total_value: null,
+      discount_amount: null,
+      discount_kind: null,
+      discount_months: null,
     });
     expect(harness.snapshot().context.skipHeaders).toBe(false);
   });
@@ -346,7 +354,7 @@ describe('mapping wizard, payments import: mapping', () => {
     harness.actor.send({ type: 'mappingWizard.finalize' });
 
     expect(harness.snapshot().value).toBe('preview');
-    expect(harness.snapshot().context.failure).toEqual({ kind: 'mapping', messages: ['Subscription import requires mapping of monthly_amount, started_at, customer_id, invoice_number, months'] });
+    expect(harness.snapshot().context.failure).toEqual({ kind: 'mapping', messages: ['Subscription import requires mapping of monthly_amount or total_value, started_at, customer_id, months or ended_at'] });
     expect(harness.callsTo('finalize')).toEqual([]);
 
     // Changing the mapping clears the message.
@@ -376,6 +384,10 @@ describe('mapping wizard, payments import: mapping', () => {
         product: 4,
         customer_name: null,
         units: null,
+        total_value: null,
+        discount_amount: null,
+        discount_kind: null,
+        discount_months: null,
       },
     });
   });

@@ -52,7 +52,7 @@ describe('mapping wizard selectors (payments import)', () => {
     const snapshot = snapshotAt('preview', { mapping: emptyMapping(paymentsImport) });
     expect(selectColumnRole(snapshotAt('preview'), paymentsImport, 6)).toBe('monthly_amount');
     expect(selectColumnRole(snapshotAt('preview'), paymentsImport, 4)).toBeNull();
-    expect(selectUnmappedRequiredRoles(snapshot, paymentsImport)).toEqual(['monthly_amount', 'started_at', 'customer_id', 'invoice_number', 'months']);
+    expect(selectUnmappedRequiredRoles(snapshot, paymentsImport)).toEqual(['started_at', 'customer_id']);
   });
 
   it('counts the rows to import without a skipped header', () => {

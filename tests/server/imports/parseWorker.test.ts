@@ -52,9 +52,9 @@ describe('the import reader in its worker thread', () => {
     expect(out).toHaveLength(1);
     const [batch] = out as [ParsedBatch];
     expect(batch.ids).toHaveLength(1);
-    expect(batch.paymentLines?.[0]).toMatch(/^acc-1\tsubh\w{12}\tc1\t1\t2025-01-01\t2025-02-01\t1\t500\tUSD\t\\N\tcsv_import\timp-1\n$/);
+    expect(batch.paymentLines?.[0]).toMatch(/^acc-1\tsubh\w{12}\tc1\t1\t2025-01-01\t2025-02-01\t1\t500\t500\tUSD\t\\N\tcsv_import\timp-1\n$/);
     expect(batch.itemLines?.[0]).toMatch(/\t0\tPro\trecurring\t1\n$/);
-    expect(batch.stageLines?.[0]).toMatch(/^subh\w{12}\tc1\t\\N\t2025-01-01\t2025-02-01\t1\t500\tUSD\t\\N\tPro\trecurring\t1\n$/);
+    expect(batch.stageLines?.[0]).toMatch(/^subh\w{12}\tc1\t\\N\t2025-01-01\t2025-02-01\t1\t500\t500\tUSD\t\\N\tPro\trecurring\t1\t\\N\t\\N\t\\N\n$/);
     expect(new TextDecoder().decode(batch.products)).toBe('Pro\tPro\n');
     expect(batch.productCount).toBe(1);
     expect(batch.payments).toBeUndefined();
@@ -76,7 +76,7 @@ describe('the import reader in its worker thread', () => {
     expect(out.map((batch) => batch.suspects.map((suspect) => suspect.number))).toEqual([[], [6]]);
     const [suspect] = out[1]?.suspects ?? [];
     expect(suspect).toMatchObject({ id: paymentIdOf('acc-1', 'a', null, '2025-01-01'), cells: ['a', '2025-01-01', '2025-02-01', '3'], productKey: 'a', itemLine: expect.stringMatching(/\ta\trecurring\t1\n$/) });
-    expect(suspect?.paymentLine).toMatch(/\ta\t1\t2025-01-01\t2025-02-01\t1\t300\tUSD\t/);
+    expect(suspect?.paymentLine).toMatch(/\ta\t1\t2025-01-01\t2025-02-01\t1\t300\t300\tUSD\t/);
     // Not in the batch's own text, and its product is not listed (the job adds it if it writes the row).
     expect(text(out[1]?.payments)).not.toContain('\t300\t');
     expect(text(out[1]?.products)).toBe('d\td\n');

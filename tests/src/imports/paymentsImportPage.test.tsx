@@ -171,17 +171,23 @@ describe('the import page: mapping', () => {
     const listbox = await screen.findByRole('listbox');
     expect(within(listbox).getAllByRole('option').map((option) => option.textContent)).toEqual([
       'Not mapped',
+      // Required, or one of a pair: the amount (monthly or total) and the period (months or end).
       'Customer ID',
-      'Invoice number',
       'Started at',
+      'Ended at',
       'Months',
       'Monthly amount',
-      'Ended at',
+      'Total value',
+      // Optional: the invoice number among them.
+      'Invoice number',
       'Revenue type',
       'Currency',
       'Product',
       'Customer name',
       'Units',
+      'Discount monthly amount',
+      'Discount kind',
+      'Discount months',
     ]);
     expect(within(listbox).getByText('Required')).toBeInTheDocument();
     expect(within(listbox).getByText('Optional')).toBeInTheDocument();
@@ -225,14 +231,38 @@ describe('the import page: mapping', () => {
     await uploadToPreview(page);
     await pick(page, 7, 'Not mapped');
 
-    expect(screen.getByRole('listitem', { name: 'Monthly amount: not mapped' })).toBeInTheDocument();
+    expect(screen.getByRole('listitem', { name: 'Monthly amount or Total value: not mapped' })).toBeInTheDocument();
+    expect(screen.getByRole('listitem', { name: 'Months or Ended at: mapped' })).toBeInTheDocument();
     expect(screen.getByRole('listitem', { name: 'Customer ID: mapped' })).toBeInTheDocument();
+    expect(screen.queryByRole('listitem', { name: /^Invoice number/ })).not.toBeInTheDocument();
     await page.user.click(screen.getByRole('button', { name: 'Import 2 rows' }));
 
     expect(
-      await screen.findByText('Subscription import requires mapping of monthly_amount, started_at, customer_id, invoice_number, months'),
+      await screen.findByText('Subscription import requires mapping of monthly_amount or total_value, started_at, customer_id, months or ended_at'),
     ).toBeInTheDocument();
     expect(page.api.requestsTo('POST /subscriptions/csv_import/imp_model/finalize')).toEqual([]);
+  });
+
+  it('takes a total value instead of the monthly amount (not both), discount columns, and no invoice number', async () => {
+    const page = renderWizard();
+    await uploadToPreview(page);
+    await pick(page, 5, 'Total value');
+    expect(screen.getByRole('listitem', { name: 'Monthly amount or Total value: mapped' })).toBeInTheDocument();
+    await page.user.click(screen.getByRole('button', { name: 'Import 2 rows' }));
+    expect(await screen.findByText('Map Monthly amount or Total value, not both')).toBeInTheDocument();
+
+    await pick(page, 7, 'Discount monthly amount');
+    await pick(page, 2, 'Not mapped');
+    await page.user.click(screen.getByRole('button', { name: 'Import 2 rows' }));
+    await waitFor(() => expect(page.api.requestsTo('POST /subscriptions/csv_import/imp_model/finalize')).toHaveLength(1));
+    expect(page.api.requestsTo('POST /subscriptions/csv_import/imp_model/finalize')[0]?.body).toMatchObject({
+      invoice_number: null,
+      monthly_amount: null,
+      total_value: 4,
+      discount_amount: 6,
+      discount_kind: null,
+      discount_months: null,
+    });
   });
 
   it('sends the mapping (null for the fields not mapped) and the skip-headers choice', async () => {
@@ -255,6 +285,10 @@ describe('the import page: mapping', () => {
       product: 4,
       customer_name: null,
       units: null,
+      total_value: null,
+      discount_amount: null,
+      discount_kind: null,
+      discount_months: null,
     });
   });
 
