@@ -9,6 +9,8 @@ import { formatMoney, formatNumber } from '../reports/charts/format';
 import { LazyApexChart } from '../reports/charts/LazyApexChart';
 import { apexLook, useChartColors } from '../reports/charts/chartColors';
 import type { ApexChartProps } from '../reports/charts/chartOptions';
+import { EditPaymentDrawer } from '../payments/EditPaymentDrawer';
+import { formatDuration, formatEnd, formatPaymentMoney } from '../payments/paymentFormat';
 import { CustomerActionsMenu } from './actions/CustomerActionsMenu';
 import { CustomerNameEdit } from './actions/CustomerNameEdit';
 import { CustomerSegments } from './actions/CustomerSegments';
@@ -239,6 +241,8 @@ function Payments({ customerId, currency, services }: { customerId: string; curr
   });
   const payments = queryState(paymentsQuery);
   const previous = paymentsQuery.isPlaceholderData;
+  // A payment row opens the payment's edit drawer (edit, attribute values, delete).
+  const [openPaymentId, setOpenPaymentId] = useState<string | null>(null);
 
   const toggleOrder = () => {
     const next = order === 'desc' ? 'asc' : 'desc';
@@ -290,16 +294,20 @@ function Payments({ customerId, currency, services }: { customerId: string; curr
                   </Table.Tr>
                 ) : (
                   payments.data.map((payment) => (
-                    <Table.Tr key={payment.id}>
-                      <Table.Td style={NO_WRAP}>{payment.started_at}</Table.Td>
-                      <Table.Td style={NO_WRAP}>{payment.ended_at}</Table.Td>
+                    <Table.Tr key={payment.id} onClick={() => setOpenPaymentId(payment.id)} style={{ cursor: 'pointer' }}>
+                      <Table.Td style={NO_WRAP}>
+                        <Anchor component="button" type="button" fz="xs" onClick={() => setOpenPaymentId(payment.id)} aria-label={`Open payment started ${payment.started_at}`}>
+                          {payment.started_at}
+                        </Anchor>
+                      </Table.Td>
+                      <Table.Td style={NO_WRAP}>{formatEnd(payment.ended_at)}</Table.Td>
                       <Truncated text={payment.items.map((item) => `${item.product_key}${item.quantity !== 1 ? ` × ${formatNumber(item.quantity)}` : ''}`).join(', ')} maxWidth={160} />
-                      <Table.Td ta="right">{payment.duration_in_months}</Table.Td>
-                      <Table.Td ta="right" style={NO_WRAP} title={payment.original_currency !== payment.currency ? formatMoney(payment.original_total_value, payment.original_currency, 2) : undefined}>
-                        {formatMoney(payment.total_value, payment.currency, 2)}
+                      <Table.Td ta="right">{formatDuration(payment.duration_in_months)}</Table.Td>
+                      <Table.Td ta="right" style={NO_WRAP} title={payment.original_currency !== payment.currency && payment.original_total_value !== null ? formatMoney(payment.original_total_value, payment.original_currency, 2) : undefined}>
+                        {formatPaymentMoney(payment.total_value, payment.currency)}
                       </Table.Td>
                       <Table.Td ta="right" style={NO_WRAP}>
-                        {formatMoney(payment.monthly_amount, payment.currency, 2)}
+                        {formatPaymentMoney(payment.monthly_amount, payment.currency)}
                       </Table.Td>
                       <Truncated text={payment.invoice_number ?? '–'} maxWidth={110} />
                     </Table.Tr>
@@ -315,6 +323,7 @@ function Payments({ customerId, currency, services }: { customerId: string; curr
           )}
         </>
       )}
+      <EditPaymentDrawer paymentId={openPaymentId} onClose={() => setOpenPaymentId(null)} />
     </Stack>
   );
 }
