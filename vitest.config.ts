@@ -18,6 +18,8 @@ const DATABASE_FREE_SERVER_TESTS = [
   'tests/server/metrics/duckdb/parity.test.ts',
   'tests/server/reports/benchFilterSmoke.test.ts',
   'tests/server/imports/paymentIdFilter.test.ts',
+  'tests/server/imports/subscriptionRows.test.ts',
+  'tests/server/metrics/paymentPeriods.test.ts',
   'tests/server/demo/generate.test.ts',
   // Engine-independent, so run once (in the PGlite pass), for CI time: the bad-input suite (its
   // subject is the HTTP layer's answers to odd shapes; the same SQL rejects the same bytes on both

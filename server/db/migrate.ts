@@ -14,6 +14,9 @@ import * as customerPaging from './migrations/0012_customer_paging';
 import * as customerColumns from './migrations/0013_customer_columns';
 import * as accountPlans from './migrations/0014_account_plans';
 import * as paymentPeriods from './migrations/0015_payment_periods';
+import * as discountMonths from './migrations/0016_discount_months';
+import * as paymentListing from './migrations/0017_payment_listing';
+import * as foreignClientIds from './migrations/0018_foreign_client_ids';
 import type { DB } from './schema';
 
 /**
@@ -37,6 +40,9 @@ const migrations: Record<string, Migration> = {
   '0013_customer_columns': customerColumns,
   '0014_account_plans': accountPlans,
   '0015_payment_periods': paymentPeriods,
+  '0016_discount_months': discountMonths,
+  '0017_payment_listing': paymentListing,
+  '0018_foreign_client_ids': foreignClientIds,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

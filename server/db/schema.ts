@@ -89,6 +89,8 @@ export interface PaymentVersionDiscount {
   kind: DiscountKind;
   monthly_amount: number;
   name?: string | null;
+  /** A finite discount's months (migration 0016); absent or null: the whole payment. */
+  months?: number | null;
 }
 
 // ------------------------------------------------------------------- reference tables
@@ -387,6 +389,11 @@ export interface PaymentDiscountsTable {
   /** Minor units of the payment's currency subtracted from its MRR. */
   monthly_amount: number;
   name: string | null;
+  /**
+   * A finite discount's months from the payment's start: it applies on [started_at, started_at +
+   * months); null: the whole payment (every forever discount, and finite ones written before 0016).
+   */
+  months: number | null;
 }
 
 /** Every version of every payment; the current one has valid_to null. */

@@ -207,7 +207,7 @@ export interface paths {
         put?: never;
         /**
          * Map the columns of an uploaded CSV and import it
-         * @description Column index per field; monthly_amount, started_at, customer_id, invoice_number, months are required. The import then runs as a job: poll GET /subscriptions/csv_import/{id}.
+         * @description Column index per field. Required: started_at, customer_id, exactly one of monthly_amount, total_value and at least one of months, ended_at; invoice_number and the rest are optional (422 'Subscription import requires mapping of monthly_amount or total_value, started_at, customer_id, months or ended_at', or 'Map Monthly amount or Total value, not both'). A row with an empty ended_at (and no months) is an open-ended payment. The import then runs as a job: poll GET /subscriptions/csv_import/{id}.
          */
         post: operations["finalizeSubscriptionCsvImport"];
         delete?: never;
@@ -954,6 +954,205 @@ export interface paths {
          * @description An id that is no plan is 404.
          */
         get: operations["getPlan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/subscription_histories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account’s payments, a page at a time, in a chosen order
+         * @description Keyset paging: `next` is the opaque cursor of the previous answer. Ties are broken by id in the same direction; payments without the sort value (open-ended ones by total or duration, ones without an invoice number) come last in both directions.
+         */
+        get: operations["listPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/subscriptions/histories/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payments by invoice number (prefix), payment id, or customer name (prefix), case-insensitive
+         * @description Invoice and id matches first, then customer name matches, each newest start first. An empty query finds nothing.
+         */
+        get: operations["searchPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/subscriptions/history/upsert/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Creates a payment with a client id (subh + 12 letters or digits), or replaces the payment of that id
+         * @description Exactly one of customer_id (an existing customer) and customer_name (a new customer, created with the payment). A new payment starts from 60 days ago to tomorrow. Period: duration_in_months (whole months; total_value required), or ended_at (any later day; total_value or monthly_amount), or neither (open-ended; monthly_amount required). A replaced payment keeps its earlier version for the corrections handling.
+         */
+        put: operations["upsertPayment"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/subscriptions/history/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Edits a payment (the fields given; the rest keep their value), or sets its attribute values ({segments} alone)
+         * @description An edit records the payment’s previous version (the corrections handling shows the change when it was made, or restates history). Start dates are not held to the new-payment window.
+         */
+        put: operations["updatePayment"];
+        post?: never;
+        /** Deletes a payment: it leaves every list and number (its last version is kept for the corrections handling) */
+        delete: operations["deletePayment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/costs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account’s costs, a page at a time
+         * @description `sort_by` is `date` or `value`, then `:asc` or `:desc` (default `date:desc`); ties by id. `next` is the cursor the previous page gave.
+         */
+        get: operations["listCosts"];
+        put?: never;
+        /**
+         * Adds a cost (the server names it)
+         * @description 422 with the form's messages: 'Cost value is required', 'Should be a number ex. 1200.20', 'Date is required'. An attribute id the account has not (object cost) is 404.
+         */
+        post: operations["createCost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/costs/upsert/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Creates the cost of this id, or replaces it
+         * @description The id is the client's: 'cost' + 12 letters or digits (any other id is 404 at /params/id, as no cost can have it). Another account's cost id is 404. Omitted optional fields become null; `segments`, when given, replace the cost's attribute values.
+         */
+        put: operations["upsertCost"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/costs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes a cost and its attribute values */
+        delete: operations["deleteCost"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/costs/csv_import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a CSV of costs and preview it
+         * @description Multipart: the file in `file` (or `csv`); the same reading and limits as the payments import. Answers the import id and its first rows.
+         */
+        post: operations["uploadCostsImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/costs/csv_import/{id}/finalize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Map the columns and import the costs
+         * @description Columns by index (from 0). `value` and `date` are required; without `currency` every cost is in the account currency. `attributes` maps cost attribute ids to columns. Valid rows are written in one transaction; each refused row is listed with its row number and why.
+         */
+        post: operations["finalizeCostsImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/costs/csv_import/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Status and result of a costs import */
+        get: operations["getCostsImport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2901,28 +3100,36 @@ export interface operations {
             content: {
                 "application/json": {
                     skip_headers: boolean;
-                    /** @description Column index of Customer ID */
+                    /** @description Column index of Customer ID; null or absent: not mapped */
                     customer_id?: number | null;
-                    /** @description Column index of Invoice number */
+                    /** @description Column index of Invoice number; null or absent: not mapped */
                     invoice_number?: number | null;
-                    /** @description Column index of Started at */
+                    /** @description Column index of Started at; null or absent: not mapped */
                     started_at?: number | null;
-                    /** @description Column index of Ended at */
+                    /** @description Column index of Ended at; null or absent: not mapped */
                     ended_at?: number | null;
-                    /** @description Column index of Months */
+                    /** @description Column index of Months; null or absent: not mapped */
                     months?: number | null;
-                    /** @description Column index of Monthly amount */
+                    /** @description Column index of Monthly amount; null or absent: not mapped */
                     monthly_amount?: number | null;
-                    /** @description Column index of Revenue type */
+                    /** @description Column index of Total value; null or absent: not mapped */
+                    total_value?: number | null;
+                    /** @description Column index of Revenue type; null or absent: not mapped */
                     revenue_type?: number | null;
-                    /** @description Column index of Currency */
+                    /** @description Column index of Currency; null or absent: not mapped */
                     currency?: number | null;
-                    /** @description Column index of Product */
+                    /** @description Column index of Product; null or absent: not mapped */
                     product?: number | null;
-                    /** @description Column index of Customer name */
+                    /** @description Column index of Customer name; null or absent: not mapped */
                     customer_name?: number | null;
-                    /** @description Column index of Units */
+                    /** @description Column index of Units; null or absent: not mapped */
                     units?: number | null;
+                    /** @description Column index of Discount monthly amount; null or absent: not mapped */
+                    discount_amount?: number | null;
+                    /** @description Column index of Discount kind; null or absent: not mapped */
+                    discount_kind?: number | null;
+                    /** @description Column index of Discount months; null or absent: not mapped */
+                    discount_months?: number | null;
                 };
             };
         };
@@ -9020,6 +9227,1936 @@ export interface operations {
             };
         };
     };
+    listPayments: {
+        parameters: {
+            query?: {
+                /** @description Only payments in this currency (ISO, any case) */
+                currency?: string;
+                /** @description Only payments whose first item has this type (recurring, metered, one_time, freemium) */
+                item_type?: string;
+                /** @description <field>:<asc|desc>, field one of started_at, total_value, monthly_amount, duration_in_months, invoice_number, customer_name (default started_at:desc) */
+                sort_by?: string;
+                /** @description The page after this cursor */
+                next?: string;
+                /** @description Payments per page (default 50) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            customer: {
+                                id: string;
+                                name: string;
+                            };
+                            customer_id: string;
+                            invoice_number: string | null;
+                            /** @description YYYY-MM-DD */
+                            started_at: string;
+                            /** @description First day after the service period; null: open-ended */
+                            ended_at: string | null;
+                            /** @description Whole months, or days / (365/12); null when open-ended */
+                            duration_in_months: number | null;
+                            /** @description Minor units of `currency`; null when open-ended */
+                            total_value: number | null;
+                            /** @description Minor units per month, exact (may be fractional) */
+                            monthly_amount: number;
+                            currency: string;
+                            items: {
+                                product_key: string;
+                                product_name: string;
+                                type: string;
+                                quantity: number;
+                            }[];
+                            discount: {
+                                kind: string;
+                                /** @description Minor units per month */
+                                monthly_amount: number;
+                                months: number | null;
+                            } | null;
+                            /** @description Every payment attribute of the account, with this payment’s value (null: none) */
+                            segments: {
+                                id: string;
+                                name: string;
+                                value: string | null;
+                            }[];
+                            /** @description The id to edit the payment by (the payment id) */
+                            latest_history_id: string;
+                            version: number;
+                            source: string;
+                        }[];
+                        next: string | null;
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    searchPayments: {
+        parameters: {
+            query?: {
+                query?: string;
+                /** @description At most this many (default 20) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            customer: {
+                                id: string;
+                                name: string;
+                            };
+                            customer_id: string;
+                            invoice_number: string | null;
+                            /** @description YYYY-MM-DD */
+                            started_at: string;
+                            /** @description First day after the service period; null: open-ended */
+                            ended_at: string | null;
+                            /** @description Whole months, or days / (365/12); null when open-ended */
+                            duration_in_months: number | null;
+                            /** @description Minor units of `currency`; null when open-ended */
+                            total_value: number | null;
+                            /** @description Minor units per month, exact (may be fractional) */
+                            monthly_amount: number;
+                            currency: string;
+                            items: {
+                                product_key: string;
+                                product_name: string;
+                                type: string;
+                                quantity: number;
+                            }[];
+                            discount: {
+                                kind: string;
+                                /** @description Minor units per month */
+                                monthly_amount: number;
+                                months: number | null;
+                            } | null;
+                            /** @description Every payment attribute of the account, with this payment’s value (null: none) */
+                            segments: {
+                                id: string;
+                                name: string;
+                                value: string | null;
+                            }[];
+                            /** @description The id to edit the payment by (the payment id) */
+                            latest_history_id: string;
+                            version: number;
+                            source: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    upsertPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An existing customer of the account */
+                    customer_id?: string;
+                    /** @description A new customer, created with the payment */
+                    customer_name?: string;
+                    /** @description YYYY-MM-DD; a new payment starts from 60 days ago to tomorrow */
+                    started_at: string;
+                    /** @description Whole months (>= 1): ended_at = started_at + months */
+                    duration_in_months?: number;
+                    ended_at?: null | string;
+                    /** @description Minor units; required unless open-ended */
+                    total_value?: number;
+                    /** @description Minor units per month; required when open-ended */
+                    monthly_amount?: number;
+                    /** @description ISO 4217, any case */
+                    currency: string;
+                    invoice_number?: string | null;
+                    /** @description Exactly one item */
+                    items: {
+                        /** @description A product key; a new one is created */
+                        product_key: string;
+                        /** @description recurring | metered | one_time | freemium */
+                        type: string;
+                        /** @description Units sold, >= 1 */
+                        quantity: number;
+                    }[];
+                    discount?: {
+                        /** @description forever | finite */
+                        kind: string;
+                        /** @description Minor units per month */
+                        monthly_amount: number;
+                        /** @description A finite discount’s months (>= 1) */
+                        months?: number | null;
+                    } | null;
+                    /** @description Payment attribute values (object attributes of object subscription_history); null or blank removes the value */
+                    segments?: {
+                        id: string;
+                        value: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        customer: {
+                            id: string;
+                            name: string;
+                        };
+                        customer_id: string;
+                        invoice_number: string | null;
+                        /** @description YYYY-MM-DD */
+                        started_at: string;
+                        /** @description First day after the service period; null: open-ended */
+                        ended_at: string | null;
+                        /** @description Whole months, or days / (365/12); null when open-ended */
+                        duration_in_months: number | null;
+                        /** @description Minor units of `currency`; null when open-ended */
+                        total_value: number | null;
+                        /** @description Minor units per month, exact (may be fractional) */
+                        monthly_amount: number;
+                        currency: string;
+                        items: {
+                            product_key: string;
+                            product_name: string;
+                            type: string;
+                            quantity: number;
+                        }[];
+                        discount: {
+                            kind: string;
+                            /** @description Minor units per month */
+                            monthly_amount: number;
+                            months: number | null;
+                        } | null;
+                        /** @description Every payment attribute of the account, with this payment’s value (null: none) */
+                        segments: {
+                            id: string;
+                            name: string;
+                            value: string | null;
+                        }[];
+                        /** @description The id to edit the payment by (the payment id) */
+                        latest_history_id: string;
+                        version: number;
+                        source: string;
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Busy: the resource is being worked on (e.g. a calculated column being computed); try again when it is done */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updatePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An existing customer of the account */
+                    customer_id?: string;
+                    /** @description A new customer, created with the payment */
+                    customer_name?: string;
+                    /** @description YYYY-MM-DD; a new payment starts from 60 days ago to tomorrow */
+                    started_at?: string;
+                    /** @description Whole months (>= 1): ended_at = started_at + months */
+                    duration_in_months?: number;
+                    ended_at?: null | string;
+                    /** @description Minor units; required unless open-ended */
+                    total_value?: number;
+                    /** @description Minor units per month; required when open-ended */
+                    monthly_amount?: number;
+                    /** @description ISO 4217, any case */
+                    currency?: string;
+                    invoice_number?: string | null;
+                    /** @description Exactly one item */
+                    items?: {
+                        /** @description A product key; a new one is created */
+                        product_key: string;
+                        /** @description recurring | metered | one_time | freemium */
+                        type: string;
+                        /** @description Units sold, >= 1 */
+                        quantity: number;
+                    }[];
+                    discount?: {
+                        /** @description forever | finite */
+                        kind: string;
+                        /** @description Minor units per month */
+                        monthly_amount: number;
+                        /** @description A finite discount’s months (>= 1) */
+                        months?: number | null;
+                    } | null;
+                    /** @description Payment attribute values (object attributes of object subscription_history); null or blank removes the value */
+                    segments?: {
+                        id: string;
+                        value: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        customer: {
+                            id: string;
+                            name: string;
+                        };
+                        customer_id: string;
+                        invoice_number: string | null;
+                        /** @description YYYY-MM-DD */
+                        started_at: string;
+                        /** @description First day after the service period; null: open-ended */
+                        ended_at: string | null;
+                        /** @description Whole months, or days / (365/12); null when open-ended */
+                        duration_in_months: number | null;
+                        /** @description Minor units of `currency`; null when open-ended */
+                        total_value: number | null;
+                        /** @description Minor units per month, exact (may be fractional) */
+                        monthly_amount: number;
+                        currency: string;
+                        items: {
+                            product_key: string;
+                            product_name: string;
+                            type: string;
+                            quantity: number;
+                        }[];
+                        discount: {
+                            kind: string;
+                            /** @description Minor units per month */
+                            monthly_amount: number;
+                            months: number | null;
+                        } | null;
+                        /** @description Every payment attribute of the account, with this payment’s value (null: none) */
+                        segments: {
+                            id: string;
+                            name: string;
+                            value: string | null;
+                        }[];
+                        /** @description The id to edit the payment by (the payment id) */
+                        latest_history_id: string;
+                        version: number;
+                        source: string;
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Busy: the resource is being worked on (e.g. a calculated column being computed); try again when it is done */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deletePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Busy: the resource is being worked on (e.g. a calculated column being computed); try again when it is done */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listCosts: {
+        parameters: {
+            query?: {
+                sort_by?: "date:desc" | "date:asc" | "value:desc" | "value:asc";
+                next?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description 'cost' + 12 letters or digits */
+                            id: string;
+                            name: string | null;
+                            /** @description Minor units of `currency` */
+                            value: number;
+                            /** @description ISO 4217 */
+                            currency: string;
+                            /** Format: date */
+                            date: string;
+                            due_date: string | null;
+                            invoice_number: string | null;
+                            /** @description Every cost attribute of the account with this cost’s value (null: none) */
+                            segments: {
+                                id: string;
+                                name: string;
+                                value: string | null;
+                            }[];
+                            /** @description 'manual' (typed) or 'csv' (imported) */
+                            source: string;
+                        }[];
+                        next: string | null;
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createCost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Minor units, a whole number >= 0 (else 'Should be a number ex. 1200.20'); missing or null: 'Cost value is required' */
+                    value?: unknown;
+                    /** @description ISO 4217 (any case); one the server knows */
+                    currency?: string | null;
+                    date?: string | null;
+                    due_date?: string | null;
+                    /** @description Blank is none */
+                    invoice_number?: string | null;
+                    /** @description Blank is none */
+                    name?: string | null;
+                    /** @description Cost attribute values (object attributes of object `cost`): the cost’s values become the listed non-empty ones; null or blank is no value */
+                    segments?: {
+                        id: string;
+                        value: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 'cost' + 12 letters or digits */
+                        id: string;
+                        name: string | null;
+                        /** @description Minor units of `currency` */
+                        value: number;
+                        /** @description ISO 4217 */
+                        currency: string;
+                        /** Format: date */
+                        date: string;
+                        due_date: string | null;
+                        invoice_number: string | null;
+                        /** @description Every cost attribute of the account with this cost’s value (null: none) */
+                        segments: {
+                            id: string;
+                            name: string;
+                            value: string | null;
+                        }[];
+                        /** @description 'manual' (typed) or 'csv' (imported) */
+                        source: string;
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Busy: the resource is being worked on (e.g. a calculated column being computed); try again when it is done */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    upsertCost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Minor units, a whole number >= 0 (else 'Should be a number ex. 1200.20'); missing or null: 'Cost value is required' */
+                    value?: unknown;
+                    /** @description ISO 4217 (any case); one the server knows */
+                    currency?: string | null;
+                    date?: string | null;
+                    due_date?: string | null;
+                    /** @description Blank is none */
+                    invoice_number?: string | null;
+                    /** @description Blank is none */
+                    name?: string | null;
+                    /** @description Cost attribute values (object attributes of object `cost`): the cost’s values become the listed non-empty ones; null or blank is no value */
+                    segments?: {
+                        id: string;
+                        value: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 'cost' + 12 letters or digits */
+                        id: string;
+                        name: string | null;
+                        /** @description Minor units of `currency` */
+                        value: number;
+                        /** @description ISO 4217 */
+                        currency: string;
+                        /** Format: date */
+                        date: string;
+                        due_date: string | null;
+                        invoice_number: string | null;
+                        /** @description Every cost attribute of the account with this cost’s value (null: none) */
+                        segments: {
+                            id: string;
+                            name: string;
+                            value: string | null;
+                        }[];
+                        /** @description 'manual' (typed) or 'csv' (imported) */
+                        source: string;
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Busy: the resource is being worked on (e.g. a calculated column being computed); try again when it is done */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteCost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Busy: the resource is being worked on (e.g. a calculated column being computed); try again when it is done */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    uploadCostsImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        preview_rows: string[][];
+                        total_rows: number;
+                        columns: number;
+                        delimiter: string;
+                        encoding: string;
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The uploaded file is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not a multipart upload */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    finalizeCostsImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The first row is a header */
+                    skip_headers: boolean;
+                    /** @description The amount, in major units ("1200.20", "1 200,20 zł") */
+                    value?: number | null;
+                    /** @description ISO code; empty cells are the account currency */
+                    currency?: number | null;
+                    /** @description The day of the cost */
+                    date?: number | null;
+                    /** @description Optional */
+                    due_date?: number | null;
+                    /** @description Optional */
+                    invoice_number?: number | null;
+                    /** @description Optional */
+                    name?: number | null;
+                    attributes?: {
+                        [key: string]: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description preview (waiting for the mapping), done or failed */
+                        status: string;
+                        file_name: string;
+                        total_rows: number;
+                        result: {
+                            status: string;
+                            success_count: number;
+                            failure_count: number;
+                            /** @description Refused rows (the first 1000), by row number */
+                            failures: {
+                                row_number: number;
+                                row: string;
+                                message: string;
+                            }[];
+                            error?: string;
+                        };
+                        audit_log: {
+                            event: string;
+                            status: string | null;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Busy: the resource is being worked on (e.g. a calculated column being computed); try again when it is done */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getCostsImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description preview (waiting for the mapping), done or failed */
+                        status: string;
+                        file_name: string;
+                        total_rows: number;
+                        result: {
+                            status: string;
+                            success_count: number;
+                            failure_count: number;
+                            /** @description Refused rows (the first 1000), by row number */
+                            failures: {
+                                row_number: number;
+                                row: string;
+                                message: string;
+                            }[];
+                            error?: string;
+                        };
+                        audit_log: {
+                            event: string;
+                            status: string | null;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     exportSectionData: {
         parameters: {
             query?: {
@@ -11248,17 +13385,18 @@ export interface operations {
                             customer_id: string;
                             /** @description YYYY-MM-DD */
                             started_at: string;
-                            /** @description YYYY-MM-DD */
-                            ended_at: string;
-                            duration_in_months: number;
-                            /** @description Minor units of `currency` (converted at the rates of its start day) */
-                            total_value: number;
-                            /** @description total_value / duration_in_months */
+                            /** @description YYYY-MM-DD, the first day after the service period [started_at, ended_at); null for an open-ended payment */
+                            ended_at: string | null;
+                            /** @description Whole months, or days / (365 / 12) for another period; null when open-ended */
+                            duration_in_months: number | null;
+                            /** @description Minor units of `currency` (converted at the rates of its start day); null when open-ended */
+                            total_value: number | null;
+                            /** @description Minor units of `currency` a month, exact (may have a fraction of a minor unit): the payment’s monthly amount, else total_value / duration_in_months */
                             monthly_amount: number;
                             currency: string;
                             original_currency: string;
-                            /** @description Minor units of `original_currency` */
-                            original_total_value: number;
+                            /** @description Minor units of `original_currency`; null when open-ended */
+                            original_total_value: number | null;
                             invoice_number: string | null;
                             items: {
                                 product_key: string;

@@ -1,12 +1,6 @@
-import { IconCoin } from '@tabler/icons-react';
-import { ComingSoon } from '../components/ComingSoon';
+import { CostsView } from '../costs/CostsView';
 
+/** Serves /costs: the costs table with its drawers. */
 export function CostsPage() {
-  return (
-    <ComingSoon
-      title="Costs"
-      icon={IconCoin}
-      description="Record your costs by date, invoice and segment, and edit or delete them as they change."
-    />
-  );
+  return <CostsView />;
 }

@@ -1,4 +1,6 @@
-/** Stub registered by the issue-22 scaffolding (route /import-costs); filled in by its owner. */
+import { CostImportView } from '../costs/import/CostImportView';
+
+/** Serves /import-costs: the cost CSV import. */
 export function ImportCostsPage() {
-  return null;
+  return <CostImportView />;
 }

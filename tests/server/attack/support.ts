@@ -402,6 +402,8 @@ export interface SeededAccount {
   segmentationId: string;
   commentId: string;
   customerIds: string[];
+  /** A payment of the first import (the payment calls' `{id}`). */
+  paymentId: string;
   /** A payments import waiting for its mapping, and one that is done. */
   subscriptionImportId: string;
   doneSubscriptionImportId: string;
@@ -425,6 +427,9 @@ export interface SeededAccount {
   childCustomerId: string;
   /** Its public id (unique in its account only). */
   childPublicId: string;
+  /** A cost (POST /costs) with a cost attribute value, and a costs import waiting for its mapping. */
+  costId: string;
+  costImportId: string;
 }
 
 const PAYMENTS_CSV_HEADER = 'customer_id,invoice_number,started_at,months,monthly_amount,customer_name,product,units';
@@ -535,6 +540,9 @@ export async function seedAccount(app: FastifyInstance, db: TestDatabase, label:
   await app.customerColumns.settled();
   const child = (await call('POST', '/customers', { name: `${marker} Child`, public_id: `${prefix}-pub-child` }, 201)) as { id: string };
   await call('PUT', `/customers/${child.id}`, { parent_id: customerIds[0] });
+  const costAttribute = (await call('POST', '/object_attributes', { name: `${marker} Cost category`, object: 'cost' }, 201)) as { id: string };
+  const cost = (await call('POST', '/costs', { value: 12_000, currency: 'USD', date: '2026-02-01', invoice_number: `${marker} FV/1`, name: `${marker} Ads`, segments: [{ id: costAttribute.id, value: `${marker} Marketing` }] }, 201)) as { id: string };
+  const costImport = await upload('/costs/csv_import', 'file', `value,date,name\n10,2026-02-01,${marker} Imported cost\n`);
   await app.reports.settled();
 
   return {
@@ -553,6 +561,7 @@ export async function seedAccount(app: FastifyInstance, db: TestDatabase, label:
     segmentationId: segmentation.id,
     commentId: comment.id,
     customerIds,
+    paymentId: payment.id,
     subscriptionImportId: pending.import_id,
     doneSubscriptionImportId: done.import_id,
     segmentImportId: pendingSegments.import_id,
@@ -569,6 +578,8 @@ export async function seedAccount(app: FastifyInstance, db: TestDatabase, label:
     definitionId: definition.id,
     childCustomerId: child.id,
     childPublicId: `${prefix}-pub-child`,
+    costId: cost.id,
+    costImportId: costImport.id ?? '',
   };
 }
 
@@ -588,10 +599,14 @@ export const ID_BY_PATH: Array<[RegExp, (account: SeededAccount) => string]> = [
   [/^\/segments_importer\/\{id\}/, (account) => account.segmentImportId],
   [/^\/section_exports\/\{id\}/, (account) => account.exportId],
   [/^\/object_attributes\/\{id\}/, (account) => account.attributeId],
+  [/^\/subscriptions\/history\/upsert\/\{id\}/, (account) => account.paymentId],
+  [/^\/subscriptions\/history\/\{id\}/, (account) => account.paymentId],
   [/^\/segmenter_definitions\/\{id\}/, (account) => account.segmentationId],
   // Plans are the product's, shared by every account: no account has an id of its own to leak, so
   // the probe is an id no plan has (404 for anyone); the plan routes' own tests cover the rest.
   [/^\/plans\/\{id\}/, () => 'no-such-plan'],
+  [/^\/costs\/csv_import\/\{id\}/, (account) => account.costImportId],
+  [/^\/costs\/(upsert\/)?\{id\}/, (account) => account.costId],
 ];
 
 /**
@@ -641,6 +656,8 @@ export function fieldValues(account: SeededAccount, signedIn: boolean): ValueTab
     // POST /business_reports/{id}/share_secret: a segment of the account to pin the link to.
     segmenter_id: account.segmenterId,
     filter_product_key: 'pro',
+    // A payment's item (PUT /subscriptions/history/...): a product key of the account (keys are per account).
+    product_key: 'pro',
     ids: account.customerIds,
     customer_id: account.customerIds[0],
     // PUT /customers/{id} (the first customer): a parent of the account; POST /customers/{id}/merge: the child made with POST /customers.
@@ -685,6 +702,8 @@ export function idsOf(account: SeededAccount): Record<string, string> {
     groupSecretId: account.groupSecretId,
     definitionId: account.definitionId,
     childCustomerId: account.childCustomerId,
+    costId: account.costId,
+    costImportId: account.costImportId,
   };
 }
 
