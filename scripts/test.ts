@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
  * PostgreSQL pass); arguments go to vitest (`npm test -- --project server`).
  */
 const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
-const reports = path.join(root, '.tmp/test-reports');
+// TEST_REPORTS_DIR lets a second run beside this one (CI's PostgreSQL pass) keep its reports apart.
+const reports = path.resolve(root, process.env.TEST_REPORTS_DIR ?? '.tmp/test-reports');
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 const env: NodeJS.ProcessEnv = process.env.CI ? { ...process.env, TZ: 'UTC', NO_COLOR: '1' } : { ...process.env, TZ: 'UTC', FORCE_COLOR: '1' };

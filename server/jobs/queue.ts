@@ -43,12 +43,20 @@ export async function startQueue(db: Database, options: QueueOptions = {}): Prom
   // One creation per queue name and process, shared by concurrent first sends; another process
   // creating the same queue at the same moment is not an error.
   const created = new Map<string, Promise<void>>();
+  // Two processes creating queues at once (two API instances booting beside a worker) can
+  // deadlock inside pg-boss's createQueue (each locks the job table and the queue table in its
+  // own order); PostgreSQL picks one as the victim, which retries after a short random wait.
   const createOnce = async (name: string) => {
-    if (await boss.getQueue(name)) return;
-    try {
-      await boss.createQueue(name, { name, retryLimit: 3, retryBackoff: true });
-    } catch (error) {
-      if (!(await boss.getQueue(name))) throw error;
+    for (let attempt = 1; ; attempt += 1) {
+      if (await boss.getQueue(name)) return;
+      try {
+        await boss.createQueue(name, { name, retryLimit: 3, retryBackoff: true });
+        return;
+      } catch (error) {
+        if (await boss.getQueue(name)) return;
+        if (!isSerializationFailure(error) || attempt >= 8) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt));
+      }
     }
   };
   const ensureQueue = (name: string): Promise<void> => {
@@ -83,4 +91,10 @@ export async function startQueue(db: Database, options: QueueOptions = {}): Prom
       await boss.stop({ graceful: true, wait: true, timeout: 20_000 });
     },
   };
+}
+
+/** PostgreSQL's deadlock_detected (40P01) and serialization_failure (40001): safe to retry. */
+function isSerializationFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '40001';
 }

@@ -248,15 +248,25 @@ describe('demo business generator', () => {
     expect(() => generateBusiness({ ...options, months: 1 })).toThrow(/months/);
   });
 
-  it('scales linearly: 20,000 customers in well under the time of a test', () => {
-    const started = performance.now();
-    const large = generateBusiness({ seed: 11, customers: 20_000, months: 48, endMonth: END_MONTH, today: TODAY, segmentValues: false });
-    const elapsed = performance.now() - started;
-    expect(large.customers.length).toBe(20_000);
-    const ratio = large.payments.length / business.payments.length;
+  it('scales linearly: 20,000 customers take about 12.5 times as long as 1,600', () => {
+    const timed = (customers: number) => {
+      const started = performance.now();
+      const generated = generateBusiness({ seed: 11, customers, months: 48, endMonth: END_MONTH, today: TODAY, segmentValues: false });
+      return { generated, elapsed: performance.now() - started };
+    };
+    // The best of a few runs each (the first also pays for JIT compilation), so one pause of a
+    // loaded machine does not decide the ratio.
+    const best = (customers: number, runs: number) =>
+      Array.from({ length: runs }, () => timed(customers)).reduce((a, b) => (b.elapsed < a.elapsed ? b : a));
+    const small = best(1_600, 4);
+    const large = best(20_000, 2);
+    expect(large.generated.customers.length).toBe(20_000);
+    const ratio = large.generated.payments.length / business.payments.length;
     expect(ratio).toBeGreaterThan(10);
     expect(ratio).toBeLessThan(15);
-    expect(elapsed).toBeLessThan(5_000);
+    // Linear work is about 12.5x; a quadratic step would be about 150x. The wide bound leaves
+    // room for a machine loaded by parallel test files, which a fixed number of seconds does not.
+    expect(large.elapsed / small.elapsed).toBeLessThan(60);
   });
 });
 
