@@ -38,6 +38,10 @@ import { planRoutes } from './routes/plans';
 import { paymentRoutes } from './routes/payments';
 import { costRoutes } from './routes/costs';
 import { costImportRoutes } from './routes/costImports';
+import { integrationRoutes } from './routes/integrations';
+import { invoiceRoutes } from './routes/invoices';
+import { oauthRoutes } from './routes/oauth';
+import { stripeWebhookRoutes } from './routes/stripeWebhooks';
 import { graphqlPlugin } from './graphql/plugin';
 import { sectionExportRoutes } from './routes/sectionExports';
 import { reportSectionRoutes } from './routes/reportSections';
@@ -72,7 +76,7 @@ declare module 'fastify' {
 }
 
 export type AppConfig = Pick<Config, 'production' | 'jwtSecret' | 'testRoutes'> &
-  Partial<Pick<Config, 'jwtTtlSeconds' | 'publicUrl' | 'smtpUrl' | 'mailFrom' | 'trustProxy' | 'port' | 'devOutbox' | 'rateLimitScale'>>;
+  Partial<Pick<Config, 'jwtTtlSeconds' | 'publicUrl' | 'smtpUrl' | 'mailFrom' | 'trustProxy' | 'port' | 'devOutbox' | 'rateLimitScale' | 'integrationSecretsKey' | 'providerUrls'>>;
 
 export interface AppOptions {
   db: Database;
@@ -189,6 +193,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(paymentRoutes);
       await api.register(costRoutes);
       await api.register(costImportRoutes, { uploadLimitBytes: options.uploadLimitBytes });
+      await api.register(integrationRoutes, { queue: options.queue });
+      await api.register(invoiceRoutes);
+      await api.register(stripeWebhookRoutes);
       await api.register(graphqlPlugin);
       await api.register(sectionExportRoutes, { queue: options.queue });
       await api.register(reportSectionRoutes);
@@ -209,6 +216,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     { prefix: API_PREFIX },
   );
 
+  // OAuth connect starts and callbacks are browser navigations (/users/auth/{provider}), outside the API prefix.
+  await app.register(oauthRoutes);
   await registerSpa(app, options.spaDir);
   return app;
 }

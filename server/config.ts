@@ -53,6 +53,89 @@ export interface Config {
   ecbFeedUrl: string | undefined;
   /** Test-only routes (seeding, slow writes) for e2e and shutdown tests; never in production. */
   testRoutes: boolean;
+  /**
+   * The 32-byte key that encrypts integration credentials at rest (AES-256-GCM,
+   * server/integrations/secrets.ts): INTEGRATION_SECRETS_KEY (base64, 32 bytes) or, when unset, one
+   * generated and kept in DATA_DIR like the JWT secret.
+   */
+  integrationSecretsKey: Buffer;
+  /** Where each provider's API is reached (docs/integrations.md); tests and the local fakes point them elsewhere. */
+  providerUrls: ProviderUrls;
+}
+
+/**
+ * The providers' API origins. `{site}` / `{subdomain}` stand for the account's own Chargebee site and
+ * Fakturownia subdomain. Each can be set by environment (STRIPE_API_URL, ...), so the product talks
+ * to the local fake servers (npm run fakes) or a provider's sandbox.
+ */
+export interface ProviderUrls {
+  stripeApi: string;
+  stripeConnect: string;
+  chargebee: string;
+  hubspotApi: string;
+  hubspotAuthorize: string;
+  intercomApi: string;
+  intercomAuthorize: string;
+  fakturownia: string;
+  wfirma: string;
+}
+
+export const DEFAULT_PROVIDER_URLS: ProviderUrls = {
+  stripeApi: 'https://api.stripe.com',
+  stripeConnect: 'https://connect.stripe.com',
+  chargebee: 'https://{site}.chargebee.com',
+  hubspotApi: 'https://api.hubapi.com',
+  hubspotAuthorize: 'https://app.hubspot.com',
+  intercomApi: 'https://api.intercom.io',
+  intercomAuthorize: 'https://app.intercom.com',
+  fakturownia: 'https://{subdomain}.fakturownia.pl',
+  wfirma: 'https://api2.wfirma.pl',
+};
+
+const PROVIDER_URL_ENV: Record<keyof ProviderUrls, string> = {
+  stripeApi: 'STRIPE_API_URL',
+  stripeConnect: 'STRIPE_CONNECT_URL',
+  chargebee: 'CHARGEBEE_API_URL',
+  hubspotApi: 'HUBSPOT_API_URL',
+  hubspotAuthorize: 'HUBSPOT_AUTHORIZE_URL',
+  intercomApi: 'INTERCOM_API_URL',
+  intercomAuthorize: 'INTERCOM_AUTHORIZE_URL',
+  fakturownia: 'FAKTUROWNIA_API_URL',
+  wfirma: 'WFIRMA_API_URL',
+};
+
+export function parseProviderUrls(env: NodeJS.ProcessEnv): ProviderUrls {
+  const urls = { ...DEFAULT_PROVIDER_URLS };
+  for (const key of Object.keys(PROVIDER_URL_ENV) as (keyof ProviderUrls)[]) {
+    const value = env[PROVIDER_URL_ENV[key]];
+    if (!value) continue;
+    let parsed: URL;
+    try {
+      parsed = new URL(value.replace('{site}', 'site').replace('{subdomain}', 'subdomain'));
+    } catch {
+      throw new Error(`${PROVIDER_URL_ENV[key]} must be an http(s) URL, got '${value}'`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`${PROVIDER_URL_ENV[key]} must be an http(s) URL, got '${value}'`);
+    urls[key] = value.replace(/\/+$/, '');
+  }
+  return urls;
+}
+
+const INTEGRATION_SECRETS_KEY_FILE = 'integration-secrets-key';
+
+/** INTEGRATION_SECRETS_KEY (base64 of 32 bytes), else a key generated once and kept in DATA_DIR. */
+function resolveIntegrationSecretsKey(env: NodeJS.ProcessEnv, dataDir: string): Buffer {
+  if (env.INTEGRATION_SECRETS_KEY) {
+    const key = Buffer.from(env.INTEGRATION_SECRETS_KEY, 'base64');
+    if (key.length !== 32) throw new Error('INTEGRATION_SECRETS_KEY must be 32 bytes, base64-encoded');
+    return key;
+  }
+  const file = path.join(dataDir, INTEGRATION_SECRETS_KEY_FILE);
+  if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32);
+  writeFileSync(file, key.toString('base64') + '\n', { mode: 0o600 });
+  return key;
 }
 
 const JWT_SECRET_FILE = 'jwt-secret';
@@ -142,5 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: env.WORKERS !== 'false',
     testRoutes: env.SUBSCOPE_TEST_ROUTES === 'true' && env.NODE_ENV !== 'production',
     ecbFeedUrl: env.ECB_FEED_URL === 'off' ? undefined : env.ECB_FEED_URL || ECB_FEED_DEFAULT_URL,
+    integrationSecretsKey: resolveIntegrationSecretsKey(env, dataDir),
+    providerUrls: parseProviderUrls(env),
   };
 }

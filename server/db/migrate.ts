@@ -17,6 +17,7 @@ import * as paymentPeriods from './migrations/0015_payment_periods';
 import * as discountMonths from './migrations/0016_discount_months';
 import * as paymentListing from './migrations/0017_payment_listing';
 import * as foreignClientIds from './migrations/0018_foreign_client_ids';
+import * as integrationSync from './migrations/0019_integration_sync';
 import type { DB } from './schema';
 
 /**
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0016_discount_months': discountMonths,
   '0017_payment_listing': paymentListing,
   '0018_foreign_client_ids': foreignClientIds,
+  '0019_integration_sync': integrationSync,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

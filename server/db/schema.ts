@@ -669,6 +669,26 @@ export interface IntegrationsTable {
   last_error: string | null;
   created_at: GeneratedTimestamp;
   updated_at: GeneratedTimestamp;
+  sync_status: Generated<IntegrationSyncStatus>;
+  sync_mode: 'initial' | 'incremental' | null;
+  /** The cursor of the last committed batch of the run in progress (resume point). */
+  sync_cursor: NullableJson<JsonObject>;
+  sync_started_at: NullableTimestamp;
+  last_success_started_at: NullableTimestamp;
+  /** The provider's id of the connected account (Stripe `acct_…`): a webhook finds its account by it. */
+  external_account_id: string | null;
+}
+
+export type IntegrationSyncStatus = 'idle' | 'queued' | 'syncing' | 'failed';
+
+export interface OauthStatesTable {
+  account_id: string;
+  state: string;
+  provider: 'stripe' | 'hubspot' | 'intercom';
+  user_id: string;
+  redirect_url: string | null;
+  created_at: GeneratedTimestamp;
+  expires_at: Timestamp;
 }
 
 export interface InvoiceItemsTable {
@@ -738,6 +758,7 @@ export interface DB {
   imports: ImportsTable;
   integrations: IntegrationsTable;
   invitations: InvitationsTable;
+  oauth_states: OauthStatesTable;
   invoice_items: InvoiceItemsTable;
   key_numbers: KeyNumbersTable;
   metrics_snapshot_copies: MetricsSnapshotCopiesTable;

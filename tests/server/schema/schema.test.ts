@@ -7,8 +7,12 @@ import { createTestDatabase, testEngine, type TestDatabase } from '../helpers/da
 
 /** Tables the migrator keeps for itself. */
 const MIGRATOR_TABLES = ['schema_migrations', 'schema_migrations_lock'];
-/** Unique indexes that may omit account_id: global look-ups on tables that are reference tables on Citus. */
-const GLOBAL_UNIQUE_INDEXES = ['users_email_key', 'users_api_token_key'];
+/**
+ * Unique indexes that may omit account_id: global look-ups on tables that are reference tables on
+ * Citus (users by e-mail and API token; integrations by the provider's connected account, which is
+ * all a Stripe webhook names).
+ */
+const GLOBAL_UNIQUE_INDEXES = ['users_email_key', 'users_api_token_key', 'integrations_external_account_key'];
 
 interface DbColumn {
   table: string;
