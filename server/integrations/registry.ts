@@ -1,8 +1,8 @@
-import type { IntegrationName } from '../../db/schema';
-import type { IntegrationProvider } from '../types';
-import { chargebeeProvider } from './chargebee';
-import { fakturowniaProvider } from './fakturownia';
-import { stripeProvider } from './stripe';
+import type { IntegrationName } from '../db/schema';
+import type { IntegrationProvider } from './types';
+import { chargebeeProvider } from './providers/chargebee';
+import { fakturowniaProvider } from './providers/fakturownia';
+import { stripeProvider } from './providers/stripe';
 
 /**
  * The data sources that can be connected. A card whose provider is not here yet (hubspot,
