@@ -76,7 +76,7 @@ declare module 'fastify' {
 }
 
 export type AppConfig = Pick<Config, 'production' | 'jwtSecret' | 'testRoutes'> &
-  Partial<Pick<Config, 'jwtTtlSeconds' | 'publicUrl' | 'smtpUrl' | 'mailFrom' | 'trustProxy' | 'port' | 'devOutbox' | 'rateLimitScale' | 'integrationSecretsKey' | 'providerUrls'>>;
+  Partial<Pick<Config, 'jwtTtlSeconds' | 'publicUrl' | 'smtpUrl' | 'mailFrom' | 'trustProxy' | 'port' | 'devOutbox' | 'rateLimitScale' | 'integrationSecretsKey' | 'providerUrls' | 'oauthClients' | 'stripeWebhookSecret'>>;
 
 export interface AppOptions {
   db: Database;

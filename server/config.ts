@@ -61,6 +61,26 @@ export interface Config {
   integrationSecretsKey: Buffer;
   /** Where each provider's API is reached (docs/integrations.md); tests and the local fakes point them elsewhere. */
   providerUrls: ProviderUrls;
+  /**
+   * This product's OAuth clients at the providers that connect by OAuth (STRIPE_CLIENT_ID and
+   * STRIPE_SECRET_KEY, HUBSPOT_CLIENT_ID and HUBSPOT_CLIENT_SECRET, INTERCOM_CLIENT_ID and
+   * INTERCOM_CLIENT_SECRET); a provider without one cannot be connected (its card says so).
+   */
+  oauthClients: Partial<Record<'stripe' | 'hubspot' | 'intercom', { clientId: string; clientSecret: string }>>;
+  /** STRIPE_WEBHOOK_SECRET: the signing secret of the platform's Connect webhook endpoint (`whsec_…`). */
+  stripeWebhookSecret: string | undefined;
+}
+
+function parseOauthClients(env: NodeJS.ProcessEnv): Config['oauthClients'] {
+  const clients: Config['oauthClients'] = {};
+  const pairs = { stripe: ['STRIPE_CLIENT_ID', 'STRIPE_SECRET_KEY'], hubspot: ['HUBSPOT_CLIENT_ID', 'HUBSPOT_CLIENT_SECRET'], intercom: ['INTERCOM_CLIENT_ID', 'INTERCOM_CLIENT_SECRET'] } as const;
+  for (const [provider, [idName, secretName]] of Object.entries(pairs) as [keyof typeof pairs, readonly [string, string]][]) {
+    const clientId = env[idName];
+    const clientSecret = env[secretName];
+    if (clientId && clientSecret) clients[provider] = { clientId, clientSecret };
+    else if (clientId || clientSecret) throw new Error(`${idName} and ${secretName} are set together`);
+  }
+  return clients;
 }
 
 /**
@@ -227,5 +247,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ecbFeedUrl: env.ECB_FEED_URL === 'off' ? undefined : env.ECB_FEED_URL || ECB_FEED_DEFAULT_URL,
     integrationSecretsKey: resolveIntegrationSecretsKey(env, dataDir),
     providerUrls: parseProviderUrls(env),
+    oauthClients: parseOauthClients(env),
+    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
   };
 }
