@@ -56,7 +56,9 @@ const viewProject = (name: string, isolated: boolean) => ({
     isolate: isolated,
     environment: 'jsdom' as const,
     setupFiles: ['tests/src/setup.ts'],
-    testTimeout: 20_000,
+    // Forms typed key by key in jsdom take seconds; on a loaded 2-core machine several times that.
+    // A hung test still fails, at a minute.
+    testTimeout: 60_000,
   },
 });
 

@@ -1,5 +1,6 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { signInAsNewOwner } from './support/auth';
+import { columnTooltip } from './support/charts';
 import { addMonths, shownMoney } from './support/demoNumbers';
 import { expect, test } from './support/test';
 
@@ -44,31 +45,12 @@ async function upToDate(page: Page): Promise<void> {
   }
 }
 
-/**
- * The tooltip of data point `index` (its period `label`): the pointer goes to the point's column
- * at the plot's mid-height, so a point on the plot's top edge (the largest MRR) shows too.
- */
-async function tooltipAt(region: Locator, index: number, label: string): Promise<Locator> {
-  await region.scrollIntoViewIfNeeded();
-  await expect(region).toHaveAttribute('data-chart-state', 'drawn', { timeout: 20_000 });
-  const page = region.page();
-  const tooltip = region.locator('.apexcharts-tooltip');
-  await expect(async () => {
-    const marker = await region.locator('.apexcharts-marker').nth(index).boundingBox();
-    const grid = await region.locator('.apexcharts-grid').first().boundingBox();
-    if (!marker || !grid) throw new Error('the chart is not drawn yet');
-    await page.mouse.move(0, 0);
-    await page.mouse.move(marker.x + marker.width / 2, grid.y + grid.height / 2);
-    await expect(tooltip.locator('.apexcharts-tooltip-title')).toHaveText(label, { timeout: 1_000 });
-  }).toPass({ timeout: 15_000 });
-  return tooltip;
-}
 
 /** This month's MRR as the report's chart shows it. */
 async function expectMrr(page: Page, secret: string, minorUnits: number): Promise<void> {
   await page.goto(`/reports/${secret}`);
   await upToDate(page);
-  await expect(await tooltipAt(mrr(page), 2, current())).toContainText(`MRR: ${shownMoney(minorUnits, 'USD')}`);
+  await expect(await columnTooltip(mrr(page), 2, current())).toContainText(`MRR: ${shownMoney(minorUnits, 'USD')}`);
 }
 
 /** Fills the subscription form: total, whole months, the product (a new one, or one found by its name). */

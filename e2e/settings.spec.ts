@@ -1,6 +1,6 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { signInAsNewOwner } from './support/auth';
-import { pointTooltip } from './support/charts';
+import { columnTooltip, pointTooltip } from './support/charts';
 import { addMonths, shownMoney } from './support/demoNumbers';
 import { expect, test } from './support/test';
 
@@ -22,26 +22,6 @@ const section = (page: Page, title: string) => page.getByRole('region', { name: 
 const drawer = (page: Page) => page.getByRole('dialog', { name: 'Account settings' });
 const attributes = (page: Page) => page.getByRole('region', { name: 'Custom attributes' });
 
-/**
- * The tooltip of data point `index` (its period `label`): the pointer goes to the point's column
- * at the plot's mid-height, so a point drawn on the plot's top edge (a count's maximum) shows too.
- */
-async function tooltipAt(region: Locator, index: number, label: string): Promise<Locator> {
-  await region.scrollIntoViewIfNeeded();
-  await expect(region).toHaveAttribute('data-chart-state', 'drawn', { timeout: 20_000 });
-  const page = region.page();
-  const tooltip = region.locator('.apexcharts-tooltip');
-  // A chart redrawn under the pointer moves its points: point again until the tooltip names the period.
-  await expect(async () => {
-    const marker = await region.locator('.apexcharts-marker').nth(index).boundingBox();
-    const grid = await region.locator('.apexcharts-grid').first().boundingBox();
-    if (!marker || !grid) throw new Error('the chart is not drawn yet');
-    await page.mouse.move(0, 0);
-    await page.mouse.move(marker.x + marker.width / 2, grid.y + grid.height / 2);
-    await expect(tooltip.locator('.apexcharts-tooltip-title')).toHaveText(label, { timeout: 1_000 });
-  }).toPass({ timeout: 15_000 });
-  return tooltip;
-}
 
 /** Imports `csv` with the import page's mapping (column index per field) and waits until it is done. */
 async function importPayments(request: APIRequestContext, token: string, csv: string, mapping: Record<string, number>): Promise<void> {
@@ -116,7 +96,7 @@ test('a longer churn window bridges a month without payments: the report no long
   await page.goto(`/reports/${secret}`);
   await upToDate(page);
   const churned = section(page, 'Churned customers');
-  await expect(await tooltipAt(churned, 3, gap)).toContainText('Churned customers: 1');
+  await expect(await columnTooltip(churned, 3, gap)).toContainText('Churned customers: 1');
 
   const settings = await openAccountSettings(page);
   await expect(settings.getByLabel('Churn window')).toHaveValue('0');
@@ -126,7 +106,7 @@ test('a longer churn window bridges a month without payments: the report no long
 
   await page.goto(`/reports/${secret}`);
   await upToDate(page);
-  await expect(await tooltipAt(section(page, 'Churned customers'), 3, gap)).toContainText('Churned customers: 0');
+  await expect(await columnTooltip(section(page, 'Churned customers'), 3, gap)).toContainText('Churned customers: 0');
 });
 
 test('the account’s own exchange rates convert euro payments into the account currency', async ({ page, request }) => {

@@ -11,6 +11,7 @@ import { formatMoney } from '../reports/charts/format';
 import { currencyDigits } from '../../models/money';
 import { CostDrawer } from './CostDrawer';
 import { DEFAULT_COSTS_SORT, useCostAttributes, useCostPages, useDeleteCost, type CostsSort } from './costsApi';
+import { RetryAlert } from '../components/RetryAlert';
 
 export const COST_DELETED = 'Cost deleted. Your reports are being recalculated.';
 
@@ -78,11 +79,7 @@ export function CostsView() {
       {pages.isPending ? (
         <TableSkeleton />
       ) : failed ? (
-        <FailureAlert messages={[COSTS_FETCH_FAILURE]}>
-          <Button variant="default" size="xs" mt="sm" onClick={() => void pages.refetch()}>
-            Try again
-          </Button>
-        </FailureAlert>
+        <RetryAlert message={COSTS_FETCH_FAILURE} onRetry={() => void pages.refetch()} />
       ) : costs.length === 0 ? (
         <Paper withBorder radius="md" p="xl">
           <Stack align="center" gap="sm" py="lg">

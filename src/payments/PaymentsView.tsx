@@ -1,11 +1,12 @@
-import { ActionIcon, Alert, Button, Group, Paper, Select, Skeleton, Stack, Text, TextInput, Tooltip } from '@mantine/core';
-import { IconAlertCircle, IconChevronLeft, IconChevronRight, IconPlus, IconRefresh, IconSearch, IconX } from '@tabler/icons-react';
+import { ActionIcon, Button, Group, Paper, Select, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
+import { IconChevronLeft, IconChevronRight, IconPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { ITEM_TYPES } from '../../models/constants';
 import type { ItemType } from '../../models/constants';
 import { PageHeader } from '../components/PageHeader';
+import { SearchInput } from '../components/SearchInput';
 import { useAccountSettings } from '../settings/account/accountSettingsApi';
 import { EditPaymentDrawer } from './EditPaymentDrawer';
 import { NewPaymentDrawer } from './NewPaymentDrawer';
@@ -16,6 +17,7 @@ import type { PaymentsFilter, PaymentsSort } from './paymentsApi';
 import { filterFromSearch, ITEM_TYPE_LABELS, searchOfFilter } from './paymentsFilter';
 import { PaymentsTable } from './PaymentsTable';
 import { usePaymentRows } from './usePaymentRows';
+import { RetryAlert } from '../components/RetryAlert';
 
 const ITEM_TYPE_OPTIONS = ITEM_TYPES.map((type) => ({ value: type, label: ITEM_TYPE_LABELS[type] }));
 
@@ -61,19 +63,11 @@ export function PaymentsView() {
       />
       <Stack gap="md">
         <Group gap="sm" align="flex-end" wrap="wrap">
-          <TextInput
+          <SearchInput
             aria-label="Search payments"
             placeholder="Search by customer name, invoice number or payment ID"
-            leftSection={<IconSearch size={16} />}
-            rightSection={
-              search ? (
-                <ActionIcon variant="subtle" color="gray" aria-label="Clear search" onClick={() => setSearch('')}>
-                  <IconX size={14} />
-                </ActionIcon>
-              ) : null
-            }
             value={search}
-            onChange={(event) => setSearch(event.currentTarget.value)}
+            onChange={setSearch}
             style={{ flex: '1 1 320px' }}
             maw={460}
           />
@@ -113,11 +107,7 @@ export function PaymentsView() {
           />
         )}
         {rows.status === 'failed' ? (
-          <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} title={PAYMENTS_FETCH_FAILURE} role="alert">
-            <Button mt="xs" variant="default" size="xs" leftSection={<IconRefresh size={14} />} onClick={() => void invalidateAfterPaymentChange(queryClient)}>
-              Try again
-            </Button>
-          </Alert>
+          <RetryAlert message={PAYMENTS_FETCH_FAILURE} onRetry={() => void invalidateAfterPaymentChange(queryClient)} />
         ) : null}
         {rows.status === 'page' && (rows.page.next || cursors.length > 1) ? (
           <Group justify="flex-end" gap="sm">

@@ -1,5 +1,5 @@
-import { Alert, Anchor, Button, Card, Group, SegmentedControl, Skeleton, Stack, Text, ThemeIcon, useMantineTheme } from '@mantine/core';
-import { IconAlertCircle, IconArrowLeft, IconChartDots3 } from '@tabler/icons-react';
+import { Anchor, Card, Group, SegmentedControl, Skeleton, Stack, Text, ThemeIcon, useMantineTheme } from '@mantine/core';
+import { IconArrowLeft, IconChartDots3 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useId, useMemo, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
@@ -16,6 +16,7 @@ import { isSeriesShown } from '../../reports/charts/legendSelection';
 import { CustomerDrawer } from '../CustomerDrawer';
 import { EXPLORE_FETCH_FAILURE, exploreKey, fetchExplore, type ExploreGrowthBucket, type ExplorePoint, type ExploreRouteState } from './exploreApi';
 import { buildExploreChartProps, EXPLORE_Y_AXIS_LABELS, exploreSeries } from './exploreChart';
+import { RetryAlert } from '../../components/RetryAlert';
 
 /** The colour of each growth bucket (theme colour names): growth green, decline warm, churn red. */
 const BUCKET_COLORS: Record<ExploreGrowthBucket, string> = {
@@ -108,11 +109,7 @@ export function ExploreView({ point, routeState }: ExploreViewProps) {
           </Group>
           {explore.status === 'loading' && <Skeleton height={CHART_HEIGHT_PX} radius="md" data-testid="explore-skeleton" />}
           {explore.status === 'failed' && (
-            <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert" title={EXPLORE_FETCH_FAILURE}>
-              <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void query.refetch()}>
-                Try again
-              </Button>
-            </Alert>
+            <RetryAlert message={EXPLORE_FETCH_FAILURE} onRetry={() => void query.refetch()} />
           )}
           {explore.status === 'loaded' && count === 0 && (
             <Stack align="center" gap="xs" py="xl">

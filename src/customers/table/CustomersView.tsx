@@ -1,5 +1,5 @@
-import { ActionIcon, Alert, Button, Group, Paper, Skeleton, Stack, Text, TextInput, Tooltip } from '@mantine/core';
-import { IconAlertCircle, IconChevronLeft, IconChevronRight, IconColumns3, IconRefresh, IconSearch, IconX } from '@tabler/icons-react';
+import { ActionIcon, Button, Group, Paper, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
+import { IconChevronLeft, IconChevronRight, IconColumns3 } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { COLUMN_DELETE_FAILURE_MESSAGE } from '../../../machines/columnRecalculation/messages';
@@ -11,6 +11,7 @@ import { useApi } from '../../api/ApiContext';
 import type { LiveChannels } from '../../cable/liveChannels';
 import { useLiveChannels } from '../../cable/LiveChannelsContext';
 import { PageHeader } from '../../components/PageHeader';
+import { SearchInput } from '../../components/SearchInput';
 import { toastError } from '../../notifications/toast';
 import { CreateColumnDrawer } from '../columns/CreateColumnDrawer';
 import { EditColumnsDrawer } from '../columns/EditColumnsDrawer';
@@ -21,6 +22,7 @@ import type { CustomerColumn, CustomersSort, PageCursor } from '../customerListA
 import { invalidateCustomerQueries } from '../customerQueries';
 import { CustomersTable } from './CustomersTable';
 import { useCustomerRows } from './useCustomerRows';
+import { RetryAlert } from '../../components/RetryAlert';
 
 /** Shown when the user's columns are not known (never with a server that answers them). */
 const FALLBACK_COLUMNS: CustomerColumn[] = [{ id: 'name', name: 'Name', source: 'static', visible: true, sortable: true, data_type: 'string' }];
@@ -127,21 +129,7 @@ export function CustomersView({ customerId, onOpenCustomer, onCloseCustomer, cha
         }
       />
       <Stack gap="md">
-        <TextInput
-          aria-label="Search customers"
-          placeholder="Search by name or customer ID"
-          leftSection={<IconSearch size={16} />}
-          rightSection={
-            search ? (
-              <ActionIcon variant="subtle" color="gray" aria-label="Clear search" onClick={() => setSearch('')}>
-                <IconX size={14} />
-              </ActionIcon>
-            ) : null
-          }
-          value={search}
-          onChange={(event) => setSearch(event.currentTarget.value)}
-          maw={420}
-        />
+        <SearchInput aria-label="Search customers" placeholder="Search by name or customer ID" value={search} onChange={setSearch} maw={420} />
         {me.isPending || rows.status === 'loading' ? (
           <TableSkeleton />
         ) : (
@@ -157,11 +145,7 @@ export function CustomersView({ customerId, onOpenCustomer, onCloseCustomer, cha
           />
         )}
         {rows.status === 'failed' ? (
-          <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} title={CUSTOMER_LIST_FAILURE_MESSAGE} role="alert">
-            <Button mt="xs" variant="default" size="xs" leftSection={<IconRefresh size={14} />} onClick={() => void invalidateCustomerQueries(queryClient)}>
-              Try again
-            </Button>
-          </Alert>
+          <RetryAlert message={CUSTOMER_LIST_FAILURE_MESSAGE} onRetry={() => void invalidateCustomerQueries(queryClient)} />
         ) : null}
         {rows.status === 'page' && rows.page.total_count > 0 ? (
           <Group justify="flex-end" gap="sm">

@@ -1,6 +1,6 @@
-import { Alert, Box, Button, Group, Kbd, Loader, Modal, ScrollArea, Skeleton, Stack, Switch, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Box, Group, Kbd, Loader, Modal, ScrollArea, Skeleton, Stack, Switch, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue, useId } from '@mantine/hooks';
-import { IconAlertCircle, IconSearch } from '@tabler/icons-react';
+import { IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import { FILTER_TEXT_VISIBLE_VALUES, SEARCH_DEBOUNCE_MS } from '../../../models/constants';
@@ -16,6 +16,7 @@ import {
 import type { FilterItem } from '../../../models/reportFilter';
 import { useDealOwners, useProducts, useSegmentValues } from './filtersApi';
 import classes from './FilterPicker.module.css';
+import { RetryAlert } from '../../components/RetryAlert';
 
 interface FilterPickerProps {
   opened: boolean;
@@ -157,11 +158,7 @@ function PickerContent({ secret, signedIn, onPick }: { secret: string; signedIn:
         </Text>
       </Group>
       {failed.length > 0 ? (
-        <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} title={FILTER_FETCH_FAILURE}>
-          <Button size="compact-sm" variant="light" color="red" onClick={() => failed.forEach((query) => void query.refetch())}>
-            Try again
-          </Button>
-        </Alert>
+        <RetryAlert message={FILTER_FETCH_FAILURE} onRetry={() => failed.forEach((query) => void query.refetch())} />
       ) : null}
       <ScrollArea.Autosize mah="50vh" type="auto" offsetScrollbars>
         <Box id={listId} role="listbox" aria-label="Filters" className={classes.list}>

@@ -1,5 +1,5 @@
-import { Alert, Button, Card, SimpleGrid, Skeleton, Stack } from '@mantine/core';
-import { IconAlertCircle, IconFile, IconRefresh, IconTemplate } from '@tabler/icons-react';
+import { Card, SimpleGrid, Skeleton, Stack } from '@mantine/core';
+import { IconFile, IconTemplate } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
@@ -11,6 +11,7 @@ import { createReport } from './reportCalls';
 import { TemplateCard } from './TemplateCard';
 import { latestReportsKey } from './useLatestReports';
 import { useReportTemplates } from './useReportTemplates';
+import { RetryAlert } from '../../components/RetryAlert';
 
 /** The key of the blank report among the choices (templates have the server's ids). */
 const BLANK_REPORT = 'blank';
@@ -54,19 +55,9 @@ export function ReportLibrary() {
   return (
     <Stack gap="lg">
       {state.status === 'failed' ? (
-        <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert" title={TEMPLATES_FETCH_FAILURE_MESSAGE}>
+        <RetryAlert message={TEMPLATES_FETCH_FAILURE_MESSAGE} onRetry={reload}>
           You can still start from a blank report.
-          <Button
-            display="block"
-            mt="sm"
-            variant="default"
-            size="xs"
-            leftSection={<IconRefresh size={14} />}
-            onClick={reload}
-          >
-            Try again
-          </Button>
-        </Alert>
+        </RetryAlert>
       ) : null}
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg">
         <TemplateCard

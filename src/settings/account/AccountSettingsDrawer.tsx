@@ -1,7 +1,7 @@
-import { Alert, Button, Divider, Drawer, Group, Radio, ScrollArea, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Divider, Drawer, Group, Radio, ScrollArea, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconAlertCircle, IconDeviceFloppy } from '@tabler/icons-react';
+import { IconDeviceFloppy } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import {
   ACCOUNT_SETTINGS_FETCH_FAILURE,
@@ -18,6 +18,7 @@ import { toastError, toastSuccess } from '../../notifications/toast';
 import { useAccountSettings, useCurrencyList, useSaveAccountSettings } from './accountSettingsApi';
 import { ExchangeRatesTable } from './ExchangeRatesTable';
 import { formErrorsOfRefusal } from './settingsFormErrors';
+import { RetryAlert } from '../../components/RetryAlert';
 
 export const ACCOUNT_SETTINGS_SAVED = 'Account settings saved. Your reports are being recalculated.';
 
@@ -61,16 +62,7 @@ export function AccountSettingsDrawer({ opened, onClose }: AccountSettingsDrawer
       {settings.data ? (
         <SettingsForm settings={settings.data} onDone={onClose} />
       ) : settings.isError && !settings.isFetching ? (
-        <Stack gap="md">
-          <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />}>
-            {ACCOUNT_SETTINGS_FETCH_FAILURE}
-          </Alert>
-          <Group>
-            <Button variant="default" onClick={() => void settings.refetch()}>
-              Try again
-            </Button>
-          </Group>
-        </Stack>
+        <RetryAlert message={ACCOUNT_SETTINGS_FETCH_FAILURE} onRetry={() => void settings.refetch()} />
       ) : (
         <Stack gap="lg" aria-label="Loading your account settings">
           <Skeleton height={56} />

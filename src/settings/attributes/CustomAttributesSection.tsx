@@ -1,6 +1,6 @@
-import { ActionIcon, Alert, Badge, Button, Card, Group, Menu, Paper, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { ActionIcon, Badge, Button, Card, Group, Menu, Paper, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconAlertCircle, IconCoin, IconDots, IconPencil, IconPlus, IconReceipt, IconTableImport, IconTags, IconTrash, IconUser } from '@tabler/icons-react';
+import { IconCoin, IconDots, IconPencil, IconPlus, IconReceipt, IconTableImport, IconTags, IconTrash, IconUser } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { ATTRIBUTE_REMOVE_FAILURE, ATTRIBUTES_FETCH_FAILURE, attributeObjectLabel } from '../../../models/attributes';
@@ -9,6 +9,7 @@ import { apiErrorText } from '../../api/errors';
 import { toastError, toastSuccess } from '../../notifications/toast';
 import { AttributeFormModal } from './AttributeFormModal';
 import { useAttributeChanges, useObjectAttributes } from './attributesApi';
+import { RetryAlert } from '../../components/RetryAlert';
 
 const OBJECT_ICON: Record<AttributeObject, typeof IconUser> = {
   customer: IconUser,
@@ -93,11 +94,7 @@ export function CustomAttributesSection() {
           </SimpleGrid>
         )
       ) : attributes.isError && !attributes.isFetching ? (
-        <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} title={ATTRIBUTES_FETCH_FAILURE}>
-          <Button mt="xs" size="xs" variant="default" onClick={() => void attributes.refetch()}>
-            Try again
-          </Button>
-        </Alert>
+        <RetryAlert message={ATTRIBUTES_FETCH_FAILURE} onRetry={() => void attributes.refetch()} />
       ) : (
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" aria-label="Loading custom attributes">
           {[0, 1, 2].map((card) => (

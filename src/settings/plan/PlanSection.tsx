@@ -1,9 +1,10 @@
-import { Alert, Badge, Button, Card, Divider, Group, Progress, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconAlertCircle, IconRocket } from '@tabler/icons-react';
+import { Badge, Card, Divider, Group, Progress, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconRocket } from '@tabler/icons-react';
 import { Fragment } from 'react';
 import { formatMoney } from '../../reports/charts/format';
 import { PLANS_FETCH_FAILURE, useCurrentPlan, usePlans } from './plansApi';
 import type { CurrentPlan, Plan, PlanLimitKey } from './plansApi';
+import { RetryAlert } from '../../components/RetryAlert';
 
 const LIMITS: readonly { key: PlanLimitKey; label: string; one: string; many: string }[] = [
   { key: 'customers', label: 'Customers', one: 'customer', many: 'customers' },
@@ -33,19 +34,13 @@ export function PlanSection() {
   const failed = (plans.isError && !plans.isFetching) || (current.isError && !current.isFetching);
   if (failed) {
     return (
-      <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} title={PLANS_FETCH_FAILURE}>
-        <Button
-          mt="xs"
-          size="xs"
-          variant="default"
-          onClick={() => {
-            void plans.refetch();
-            if (plans.data) void current.refetch();
-          }}
-        >
-          Try again
-        </Button>
-      </Alert>
+      <RetryAlert
+        message={PLANS_FETCH_FAILURE}
+        onRetry={() => {
+          void plans.refetch();
+          if (plans.data) void current.refetch();
+        }}
+      />
     );
   }
   if (!plans.data || !current.data) {

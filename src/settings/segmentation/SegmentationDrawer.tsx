@@ -1,6 +1,6 @@
-import { Alert, Button, Drawer, Group, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Drawer, Group, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconAlertCircle, IconDeviceFloppy } from '@tabler/icons-react';
+import { IconDeviceFloppy } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { DRAWER_WIDTH_MAX } from '../../../models/constants';
@@ -13,6 +13,7 @@ import { SaveFailureAlert } from './SaveFailureAlert';
 import { CONFIGURATION_LABELS, initialFormValues, placeProblems, segmentationFormErrors, segmentationInput, typeKey, typeRef } from './segmentationForm';
 import type { SegmentationFormValues } from './segmentationForm';
 import { serverProblems, useSaveSegmentation, useSegmenterTypes } from './segmentationQueries';
+import { RetryAlert } from '../../components/RetryAlert';
 
 /** What the drawer edits: a new segmentation (`definition` null) or an existing one; null: closed. */
 export interface SegmentationEditing {
@@ -132,14 +133,7 @@ function SegmentationForm({ definition, onClose }: { definition: SegmentationDef
           comboboxProps={{ withinPortal: true }}
         />
         {typesFailed ? (
-          <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-            <Group justify="space-between" gap="xs">
-              <Text size="sm">{SEGMENTER_TYPES_FETCH_FAILURE}</Text>
-              <Button size="compact-sm" variant="subtle" color="red" onClick={() => void typesQuery.refetch()}>
-                Try again
-              </Button>
-            </Group>
-          </Alert>
+          <RetryAlert message={SEGMENTER_TYPES_FETCH_FAILURE} onRetry={() => void typesQuery.refetch()} />
         ) : null}
         {type && type.allowed_configuration.length > 1 ? (
           <Stack gap={4}>

@@ -1,5 +1,5 @@
-import { Alert, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconAlertCircle, IconChartPie, IconPlus } from '@tabler/icons-react';
+import { Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
+import { IconChartPie, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { SEGMENTERS_FETCH_FAILURE } from '../../../models/segmentation';
 import type { SegmentationDefinition } from '../../../models/segmentation';
@@ -8,6 +8,7 @@ import { SegmentationCard } from './SegmentationCard';
 import { SegmentationDrawer } from './SegmentationDrawer';
 import type { SegmentationEditing } from './SegmentationDrawer';
 import { useSegmentationDefinitions, useSegmenterTypes } from './segmentationQueries';
+import { RetryAlert } from '../../components/RetryAlert';
 
 /**
  * Settings → Segmentation (the page titles the section): the account's segmentations (each with its attribute and how it
@@ -41,14 +42,7 @@ export function SegmentationSection() {
           <Skeleton height={150} radius="md" />
         </SimpleGrid>
       ) : state.status === 'failed' ? (
-        <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-          <Group justify="space-between" gap="xs">
-            <Text size="sm">{SEGMENTERS_FETCH_FAILURE}</Text>
-            <Button size="compact-sm" variant="subtle" color="red" onClick={() => void definitions.refetch()}>
-              Try again
-            </Button>
-          </Group>
-        </Alert>
+        <RetryAlert message={SEGMENTERS_FETCH_FAILURE} onRetry={() => void definitions.refetch()} />
       ) : state.data.length === 0 ? (
         <Card withBorder padding="xl" style={{ borderStyle: 'dashed' }}>
           <Stack align="center" gap="sm" ta="center">
