@@ -29,6 +29,7 @@ const DATABASE_FREE_SERVER_TESTS = [
   'tests/server/reports/benchSmoke.test.ts',
   'tests/server/metrics/duckdb/benchSmoke.test.ts',
   'tests/server/customers/benchCustomersSmoke.test.ts',
+  'tests/server/integrations/benchSyncSmoke.test.ts',
 ];
 
 /**

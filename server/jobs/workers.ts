@@ -4,11 +4,17 @@ import { importJobHandler, SUBSCRIPTION_IMPORT_JOB, type SubscriptionImportJob }
 import { refreshRatesFromEcb } from '../rates/ecbFeed';
 import { registerExportWorkers } from '../reports/exports/workers';
 import { registerReportSchedules } from '../reports/schedules';
+import type { ProviderUrls } from '../config';
+import { catchUp, INTEGRATION_CATCH_UP_CRON, INTEGRATION_CATCH_UP_JOB, INTEGRATION_SYNC_JOB, markQueued, syncJobHandler, type IntegrationSyncJob } from '../integrations/runner';
 import type { JobQueue } from './queue';
 
 export interface WorkerSettings {
   /** The ECB feed URL, or undefined to never fetch (offline machines, tests). */
   ecbFeedUrl: string | undefined;
+  /** The key that opens integration credentials (server/integrations/secrets.ts); without it no sync runs here. */
+  integrationSecretsKey?: Buffer;
+  /** Where the providers' APIs are (config.providerUrls). */
+  providerUrls?: ProviderUrls;
 }
 
 type Log = { info: (message: string) => void; warn: (message: string) => void; error: (message: string) => void };
@@ -29,6 +35,20 @@ export async function registerWorkers(queue: JobQueue, db: Database, settings: W
   await queue.work<SubscriptionImportJob>(SUBSCRIPTION_IMPORT_JOB, importJobHandler(db, log), { pollingIntervalSeconds: 0.5 });
   await registerExportWorkers(queue, db, log);
   await registerReportSchedules(queue, db, log);
+  if (settings.integrationSecretsKey) {
+    // Integration syncs (server/integrations/runner.ts): a failed run throws, and pg-boss's retry resumes it from its cursor.
+    await queue.work<IntegrationSyncJob>(INTEGRATION_SYNC_JOB, syncJobHandler({ database: db, secretsKey: settings.integrationSecretsKey, urls: settings.providerUrls, log }), {
+      pollingIntervalSeconds: 0.5,
+    });
+    await queue.work(INTEGRATION_CATCH_UP_JOB, async () => {
+      const queued = await catchUp(db, async (accountId, name) => {
+        await markQueued(db, accountId, name);
+        await queue.send(INTEGRATION_SYNC_JOB, { accountId, name } satisfies IntegrationSyncJob, { singletonKey: `${accountId}:${name}` });
+      });
+      if (queued > 0) log.info(`Integration catch-up: ${queued} syncs queued`);
+    });
+    await queue.schedule(INTEGRATION_CATCH_UP_JOB, INTEGRATION_CATCH_UP_CRON);
+  }
   const feedUrl = settings.ecbFeedUrl;
   if (feedUrl) {
     await queue.work(JOBS.refreshRates, async () => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import { isPaymentId, PAYMENT_ID_MESSAGE, UNKNOWN_PAYMENT_ATTRIBUTE_MESSAGE } from '../../models/payments';
 import { randomAlphanumeric } from '../auth/secrets';
 import { afterChange, asChange } from '../customers/changes';
@@ -7,6 +7,7 @@ import type { DB, ItemType } from '../db/schema';
 import { ApiError } from '../http/errors';
 import { CUSTOMER_NOT_FOUND } from '../routes/customerMetrics';
 import type { EditBody, UpsertBody } from './schemas';
+import { recordVersion } from './versions';
 import { resolvePayment, type CurrentPayment, type PaymentRow, type Problem } from './validation';
 
 /**
@@ -62,27 +63,6 @@ async function lockPayment(trx: Transaction<DB>, accountId: string, id: string, 
     item: item ? { product_key: item.product_key, type: item.type as ItemType, quantity: Number(item.quantity) } : null,
     deleted: row.deleted_at !== null,
   };
-}
-
-/**
- * The payment as it is goes to payment_versions (items and discounts as jsonb), in force from the
- * end of its previous version (or its creation) until `now`; the caller then rewrites the row
- * with version + 1.
- */
-async function recordVersion(trx: Transaction<DB>, accountId: string, id: string, now: Date): Promise<void> {
-  await sql`insert into payment_versions (account_id, payment_id, version, customer_id, started_at, ended_at, duration_in_months, total_value, monthly_amount,
-              currency, invoice_number, items, discounts, deleted, valid_from, valid_to, recorded_at, recorded_by_user_id)
-            select p.account_id, p.id, p.version, p.customer_id, p.started_at, p.ended_at, p.duration_in_months, p.total_value, p.monthly_amount,
-                   p.currency, p.invoice_number,
-                   coalesce((select jsonb_agg(jsonb_build_object('product_key', i.product_key, 'type', i.type, 'quantity', i.quantity) order by i.position)
-                               from payment_items i where i.account_id = p.account_id and i.payment_id = p.id), '[]'::jsonb),
-                   coalesce((select jsonb_agg(jsonb_build_object('kind', d.kind, 'monthly_amount', d.monthly_amount, 'name', d.name, 'months', d.months) order by d.position)
-                               from payment_discounts d where d.account_id = p.account_id and d.payment_id = p.id), '[]'::jsonb),
-                   p.deleted_at is not null, f.valid_from, greatest(${now}::timestamptz, f.valid_from), p.updated_at, null
-              from payments p
-              cross join lateral (select coalesce((select max(v.valid_to) from payment_versions v where v.account_id = p.account_id and v.payment_id = p.id),
-                                                  p.created_at) as valid_from) f
-             where p.account_id = ${accountId} and p.id = ${id}`.execute(trx);
 }
 
 /** The customer the row names: an existing one (locked as a foreign-key check would) or a new one created now. */

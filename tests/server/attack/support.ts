@@ -627,7 +627,15 @@ export const PATH_PARAMS: Record<string, (account: SeededAccount, op: Operation)
   secretId: (account, op) => (op.path.includes('/group_secrets/') ? account.groupSecretId : account.shareSecretId),
   // An invitation's token is a credential (whoever holds the link may accept it): another account knows its id only.
   token: (account) => account.invitationId,
+  // Integrations are named alike in every account (/integrations/chargebee is each account's own).
+  name: () => 'chargebee',
 };
+
+/**
+ * Path parameters that name the same thing in every account (an integration's name): B's value is
+ * A's too, so A's call with it reaches A's own and is not a 404. B's ids in their place still are.
+ */
+export const SHARED_PATH_PARAMS: ReadonlySet<string> = new Set(['name']);
 
 /**
  * Query and body fields by name -> the account's value. In the isolation suite a field whose

@@ -1,0 +1,395 @@
+import { sql, type Transaction } from 'kysely';
+import { durationInMonthsOf, newPaymentId } from '../../models/payments';
+import { randomAlphanumeric } from '../auth/secrets';
+import type { DB, IntegrationName, ItemType } from '../db/schema';
+import { distillItems } from '../invoices/distill';
+import { recordVersions } from '../payments/versions';
+import type { SyncBatch, SyncPayment } from './types';
+
+/**
+ * Writes one batch of a sync inside the runner's transaction (docs/integrations.md "What a sync
+ * writes"), with multi-row statements so a first sync of 100,000 subscriptions stays fast. Every
+ * row is keyed by the provider's id, so committing the same batch twice (a sync resumed after a
+ * kill) changes nothing:
+ * - customers by (account, public_id = the provider's id), source the integration; a customer
+ *   the integration created is renamed when the provider renames it;
+ * - products made to exist;
+ * - payments by (account, source, external_id): new ones inserted with new payment ids; changed
+ *   ones versioned (the old row to payment_versions) and rewritten with version + 1; unchanged
+ *   ones untouched; `deletedPayments` marked deleted (with a version);
+ * - invoice lines inserted or refreshed as 'pending' (a distilled one is left alone) and handed
+ *   to the import rules (distillItems) in the same transaction;
+ * - deals by (account, source, public_id).
+ */
+
+const newCustomerId = () => `cus${randomAlphanumeric(13)}`;
+const newInvoiceItemId = () => `ii${randomAlphanumeric(14)}`;
+const newDealId = () => `deal${randomAlphanumeric(12)}`;
+/** Rows per INSERT statement (PostgreSQL allows 65,535 parameters). */
+const CHUNK = 1_000;
+
+/**
+ * Whether this connection may skip row triggers (`session_replication_role`: a superuser's, or
+ * granted), asked once per process; the embedded database always may.
+ */
+let bulkAllowed: Promise<boolean> | undefined;
+function mayBulkWrite(trx: Transaction<DB>): Promise<boolean> {
+  bulkAllowed ??= sql<{ allowed: boolean }>`select current_setting('is_superuser') = 'on' or has_parameter_privilege('session_replication_role', 'SET') as allowed`
+    .execute(trx)
+    .then((found) => found.rows[0]?.allowed === true)
+    .catch(() => false);
+  return bulkAllowed;
+}
+
+export interface WriteResult {
+  customers: number;
+  paymentsInserted: number;
+  paymentsChanged: number;
+  paymentsDeleted: number;
+  invoiceItems: number;
+  deals: number;
+}
+
+function chunks<T>(rows: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let k = 0; k < rows.length; k += size) out.push(rows.slice(k, k + size));
+  return out;
+}
+
+/** The last of each key wins (a provider listing one object twice in a batch). */
+function lastBy<T>(rows: readonly T[] | undefined, key: (row: T) => string): T[] {
+  const map = new Map<string, T>();
+  for (const row of rows ?? []) map.set(key(row), row);
+  return [...map.values()];
+}
+
+const dayText = (value: unknown): string | null => (value === null || value === undefined ? null : value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10));
+const numberOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+
+/** The ids of the account's customers with these public ids, created (named by their id) when missing. */
+async function customerIds(trx: Transaction<DB>, accountId: string, source: IntegrationName, publicIds: readonly string[], now: Date): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  for (const part of chunks([...new Set(publicIds)])) {
+    const rows = await trx.selectFrom('customers').select(['id', 'public_id']).where('account_id', '=', accountId).where('public_id', 'in', part).execute();
+    for (const row of rows) if (row.public_id !== null) ids.set(row.public_id, row.id);
+  }
+  const missing = [...new Set(publicIds)].filter((publicId) => !ids.has(publicId));
+  if (missing.length > 0) {
+    await upsertCustomers(trx, accountId, source, missing.map((publicId) => ({ externalId: publicId, name: publicId })), now);
+    return customerIds(trx, accountId, source, publicIds, now);
+  }
+  return ids;
+}
+
+async function upsertCustomers(trx: Transaction<DB>, accountId: string, source: IntegrationName, customers: { externalId: string; name: string }[], now: Date): Promise<void> {
+  for (const part of chunks(customers)) {
+    // One JSON parameter instead of a parameter per value: much cheaper to send and plan for a page of rows.
+    const rows = part.map((customer) => ({ id: newCustomerId(), public_id: customer.externalId, name: customer.name.trim() || customer.externalId }));
+    await sql`insert into customers (account_id, id, public_id, name, source, added_at, created_at, updated_at)
+              select ${accountId}, x.id, x.public_id, x.name, ${source}, ${now}, ${now}, ${now}
+                from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(id text, public_id text, name text)
+              on conflict (account_id, public_id) where public_id is not null
+              do update set name = excluded.name, updated_at = excluded.updated_at
+               where customers.source = excluded.source and customers.name is distinct from excluded.name`.execute(trx);
+  }
+}
+
+interface StoredPayment {
+  id: string;
+  external_id: string;
+  customer_id: string;
+  started_at: string | null;
+  ended_at: string | null;
+  total_value: number | null;
+  monthly_amount: number | null;
+  currency: string;
+  invoice_number: string | null;
+  deleted: boolean;
+  /** Items and discounts as compared: JSON text. */
+  shape: string;
+}
+
+const itemShape = (payment: SyncPayment) => ({ product_key: payment.productKey, type: payment.itemType, quantity: Math.max(0, Math.round(payment.quantity)) });
+const discountShape = (payment: SyncPayment) =>
+  payment.discount && payment.discount.monthlyAmount > 0
+    ? { kind: payment.discount.kind, monthly_amount: Math.round(payment.discount.monthlyAmount), name: payment.discount.name, months: payment.discount.kind === 'finite' ? (payment.discount.months ?? null) : null }
+    : null;
+const shapeOf = (payment: SyncPayment) => JSON.stringify({ item: itemShape(payment), discount: discountShape(payment) });
+
+async function storedPayments(trx: Transaction<DB>, accountId: string, source: IntegrationName, externalIds: readonly string[]): Promise<Map<string, StoredPayment>> {
+  const stored = new Map<string, StoredPayment>();
+  for (const part of chunks(externalIds)) {
+    const { rows } = await sql<Omit<StoredPayment, 'shape'> & { item: { product_key: string; type: ItemType; quantity: number } | null; discount: StoredPayment['shape'] | null }>`
+      select p.id, p.external_id, p.customer_id, p.started_at::text as started_at, p.ended_at::text as ended_at, p.total_value, p.monthly_amount, p.currency,
+             p.invoice_number, p.deleted_at is not null as deleted,
+             (select jsonb_build_object('product_key', i.product_key, 'type', i.type, 'quantity', i.quantity) from payment_items i
+               where i.account_id = p.account_id and i.payment_id = p.id order by i.position limit 1) as item,
+             (select jsonb_build_object('kind', d.kind, 'monthly_amount', d.monthly_amount, 'name', d.name, 'months', d.months) from payment_discounts d
+               where d.account_id = p.account_id and d.payment_id = p.id order by d.position limit 1) as discount
+        from payments p
+       where p.account_id = ${accountId} and p.source = ${source} and p.external_id = any(${part}::text[])`.execute(trx);
+    for (const row of rows) {
+      const item = row.item ? { product_key: row.item.product_key, type: row.item.type, quantity: Number(row.item.quantity) } : null;
+      const raw = row.discount as unknown as { kind: string; monthly_amount: number; name: string | null; months: number | null } | null;
+      const discount = raw ? { kind: raw.kind, monthly_amount: Number(raw.monthly_amount), name: raw.name, months: raw.months === null ? null : Number(raw.months) } : null;
+      stored.set(row.external_id, {
+        id: row.id,
+        external_id: row.external_id,
+        customer_id: row.customer_id,
+        started_at: dayText(row.started_at),
+        ended_at: dayText(row.ended_at),
+        total_value: numberOrNull(row.total_value),
+        monthly_amount: numberOrNull(row.monthly_amount),
+        currency: row.currency,
+        invoice_number: row.invoice_number,
+        deleted: Boolean(row.deleted),
+        shape: JSON.stringify({ item, discount }),
+      });
+    }
+  }
+  return stored;
+}
+
+/** The payment's row values (period, totals) as stored. */
+function rowOf(payment: SyncPayment, customerId: string) {
+  const open = payment.endedAt === null;
+  return {
+    customer_id: customerId,
+    started_at: payment.startedAt,
+    ended_at: payment.endedAt,
+    duration_in_months: open ? null : durationInMonthsOf(payment.startedAt, payment.endedAt as string),
+    total_value: open ? null : Math.round(payment.totalValue ?? 0),
+    monthly_amount: payment.monthlyAmount,
+    currency: payment.currency.toUpperCase(),
+    invoice_number: payment.invoiceNumber,
+  };
+}
+
+function unchanged(stored: StoredPayment, row: ReturnType<typeof rowOf>, payment: SyncPayment): boolean {
+  return (
+    !stored.deleted &&
+    stored.customer_id === row.customer_id &&
+    stored.started_at === row.started_at &&
+    stored.ended_at === row.ended_at &&
+    stored.total_value === row.total_value &&
+    stored.monthly_amount !== null &&
+    Math.abs(stored.monthly_amount - row.monthly_amount) < 1e-6 &&
+    stored.currency === row.currency &&
+    stored.invoice_number === row.invoice_number &&
+    stored.shape === shapeOf(payment)
+  );
+}
+
+async function writeItems(trx: Transaction<DB>, accountId: string, rows: { id: string; payment: SyncPayment }[]): Promise<void> {
+  for (const part of chunks(rows)) {
+    await trx
+      .insertInto('payment_items')
+      .values(part.map(({ id, payment }) => ({ account_id: accountId, payment_id: id, position: 0, ...itemShape(payment) })))
+      .execute();
+    const discounted = part.filter(({ payment }) => discountShape(payment) !== null);
+    if (discounted.length > 0) {
+      await trx
+        .insertInto('payment_discounts')
+        .values(discounted.map(({ id, payment }) => ({ account_id: accountId, payment_id: id, position: 0, ...(discountShape(payment) as NonNullable<ReturnType<typeof discountShape>>) })))
+        .execute();
+    }
+  }
+}
+
+async function writePayments(trx: Transaction<DB>, accountId: string, source: IntegrationName, payments: SyncPayment[], now: Date, result: WriteResult): Promise<void> {
+  if (payments.length === 0) return;
+  const customers = await customerIds(trx, accountId, source, payments.map((payment) => payment.customerExternalId), now);
+  const products = [...new Set(payments.map((payment) => payment.productKey))];
+  for (const part of chunks(products)) {
+    await trx
+      .insertInto('products')
+      .values(part.map((key) => ({ account_id: accountId, key, name: key })))
+      .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
+      .execute();
+  }
+  const stored = await storedPayments(trx, accountId, source, payments.map((payment) => payment.externalId));
+  const inserts: { id: string; payment: SyncPayment; row: ReturnType<typeof rowOf> }[] = [];
+  const changes: { id: string; payment: SyncPayment; row: ReturnType<typeof rowOf> }[] = [];
+  for (const payment of payments) {
+    const row = rowOf(payment, customers.get(payment.customerExternalId) as string);
+    const found = stored.get(payment.externalId);
+    if (!found) inserts.push({ id: newPaymentId(), payment, row });
+    else if (!unchanged(found, row, payment)) changes.push({ id: found.id, payment, row });
+  }
+  for (const part of chunks(inserts)) {
+    const rows = part.map(({ id, payment, row }) => ({ id, ...row, external_id: payment.externalId }));
+    await sql`insert into payments (account_id, id, customer_id, started_at, ended_at, duration_in_months, total_value, monthly_amount, currency, invoice_number, source, external_id, created_at, updated_at)
+              select ${accountId}, x.id, x.customer_id, x.started_at, x.ended_at, x.duration_in_months, x.total_value, x.monthly_amount, x.currency, x.invoice_number, ${source}, x.external_id, ${now}, ${now}
+                from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+                  as x(id text, customer_id text, started_at date, ended_at date, duration_in_months double precision, total_value bigint, monthly_amount double precision,
+                       currency text, invoice_number text, external_id text)`.execute(trx);
+  }
+  await writeItems(trx, accountId, inserts);
+  if (changes.length > 0) {
+    const ids = changes.map((change) => change.id);
+    await recordVersions(trx, accountId, ids, now);
+    for (const { id, row } of changes) {
+      await trx
+        .updateTable('payments')
+        .set({ ...row, deleted_at: null, updated_at: now, version: (eb) => eb('version', '+', 1) })
+        .where('account_id', '=', accountId)
+        .where('id', '=', id)
+        .execute();
+    }
+    for (const part of chunks(ids)) {
+      await trx.deleteFrom('payment_items').where('account_id', '=', accountId).where('payment_id', 'in', part).execute();
+      await trx.deleteFrom('payment_discounts').where('account_id', '=', accountId).where('payment_id', 'in', part).execute();
+    }
+    await writeItems(trx, accountId, changes);
+  }
+  result.paymentsInserted += inserts.length;
+  result.paymentsChanged += changes.length;
+}
+
+async function deletePayments(trx: Transaction<DB>, accountId: string, source: IntegrationName, externalIds: readonly string[], now: Date, result: WriteResult): Promise<void> {
+  for (const part of chunks([...new Set(externalIds)])) {
+    const rows = await trx
+      .selectFrom('payments')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('source', '=', source)
+      .where('external_id', 'in', part)
+      .where('deleted_at', 'is', null)
+      .execute();
+    const ids = rows.map((row) => row.id);
+    if (ids.length === 0) continue;
+    await recordVersions(trx, accountId, ids, now);
+    await trx
+      .updateTable('payments')
+      .set({ deleted_at: now, updated_at: now, version: (eb) => eb('version', '+', 1) })
+      .where('account_id', '=', accountId)
+      .where('id', 'in', ids)
+      .execute();
+    result.paymentsDeleted += ids.length;
+  }
+}
+
+async function writeInvoiceItems(trx: Transaction<DB>, accountId: string, source: IntegrationName, batch: SyncBatch, now: Date, result: WriteResult): Promise<void> {
+  const items = lastBy(batch.invoiceItems, (item) => item.externalId);
+  const touched: string[] = [];
+  for (const part of chunks(items)) {
+    const rows = await trx
+      .insertInto('invoice_items')
+      .values(
+        part.map((item) => ({
+          account_id: accountId,
+          id: newInvoiceItemId(),
+          source,
+          external_id: item.externalId,
+          name: item.name,
+          value: Math.round(item.value),
+          currency: item.currency.toUpperCase(),
+          quantity: item.quantity,
+          invoice_number: item.invoiceNumber,
+          invoice_buyer_name: item.buyerName,
+          invoice_buyer_id: item.buyerId,
+          invoice_issue_date: item.issueDate,
+          processing_status: 'pending' as const,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .onConflict((oc) =>
+        oc
+          .columns(['account_id', 'source', 'external_id'])
+          .where('external_id', 'is not', null)
+          .doUpdateSet((eb) => ({
+            name: eb.ref('excluded.name'),
+            value: eb.ref('excluded.value'),
+            currency: eb.ref('excluded.currency'),
+            quantity: eb.ref('excluded.quantity'),
+            invoice_number: eb.ref('excluded.invoice_number'),
+            invoice_buyer_name: eb.ref('excluded.invoice_buyer_name'),
+            invoice_buyer_id: eb.ref('excluded.invoice_buyer_id'),
+            invoice_issue_date: eb.ref('excluded.invoice_issue_date'),
+            updated_at: now,
+          }))
+          .where((eb) =>
+            eb.and([
+              eb('invoice_items.processing_status', 'in', ['pending', 'distillation_failed']),
+              sql<boolean>`(invoice_items.name, invoice_items.value, invoice_items.currency, invoice_items.quantity, invoice_items.invoice_number, invoice_items.invoice_buyer_name,
+                            invoice_items.invoice_buyer_id, invoice_items.invoice_issue_date)
+                           is distinct from (excluded.name, excluded.value, excluded.currency, excluded.quantity, excluded.invoice_number, excluded.invoice_buyer_name,
+                            excluded.invoice_buyer_id, excluded.invoice_issue_date)`,
+            ]),
+          ),
+      )
+      .returning('id')
+      .execute();
+    touched.push(...rows.map((row) => row.id));
+  }
+  result.invoiceItems += touched.length;
+  if (touched.length > 0) await distillItems(trx, accountId, touched);
+}
+
+async function writeDeals(trx: Transaction<DB>, accountId: string, source: IntegrationName, batch: SyncBatch, now: Date, result: WriteResult): Promise<void> {
+  const deals = lastBy(batch.deals, (deal) => deal.externalId);
+  if (deals.length === 0) return;
+  const customerKeys = deals.flatMap((deal) => (deal.customerExternalId ? [deal.customerExternalId] : []));
+  const customers = customerKeys.length > 0 ? await customerIds(trx, accountId, source, customerKeys, now) : new Map<string, string>();
+  for (const part of chunks(deals)) {
+    await trx
+      .insertInto('deals')
+      .values(
+        part.map((deal) => ({
+          account_id: accountId,
+          id: newDealId(),
+          public_id: deal.externalId,
+          customer_id: deal.customerExternalId ? (customers.get(deal.customerExternalId) ?? null) : null,
+          name: deal.name,
+          value: Math.round(deal.value),
+          currency: deal.currency.toUpperCase(),
+          stage: deal.stage,
+          stage_changed_at: deal.stageChangedAt ? new Date(deal.stageChangedAt) : null,
+          owner_name: deal.ownerName,
+          external_url: deal.externalUrl,
+          source,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .onConflict((oc) =>
+        oc
+          .columns(['account_id', 'source', 'public_id'])
+          .where('public_id', 'is not', null)
+          .doUpdateSet((eb) => ({
+            customer_id: eb.ref('excluded.customer_id'),
+            name: eb.ref('excluded.name'),
+            value: eb.ref('excluded.value'),
+            currency: eb.ref('excluded.currency'),
+            stage: eb.ref('excluded.stage'),
+            stage_changed_at: eb.ref('excluded.stage_changed_at'),
+            owner_name: eb.ref('excluded.owner_name'),
+            external_url: eb.ref('excluded.external_url'),
+            updated_at: now,
+          })),
+      )
+      .execute();
+  }
+  result.deals += deals.length;
+}
+
+export async function writeBatch(trx: Transaction<DB>, accountId: string, source: IntegrationName, batch: SyncBatch, now = new Date()): Promise<WriteResult> {
+  const result: WriteResult = { customers: 0, paymentsInserted: 0, paymentsChanged: 0, paymentsDeleted: 0, invoiceItems: 0, deals: 0 };
+  // Row triggers (foreign-key checks, the snapshot triggers) skipped where the connection may:
+  // every reference is made to exist above its use here, and the account's data version is raised once at the end.
+  const bulk = await mayBulkWrite(trx);
+  if (bulk) await sql`set local session_replication_role = replica`.execute(trx);
+  const customers = lastBy(batch.customers, (customer) => customer.externalId);
+  if (customers.length > 0) await upsertCustomers(trx, accountId, source, customers, now);
+  result.customers = customers.length;
+  await writePayments(trx, accountId, source, lastBy(batch.payments, (payment) => payment.externalId), now, result);
+  if (batch.deletedPayments?.length) await deletePayments(trx, accountId, source, batch.deletedPayments, now, result);
+  if (batch.invoiceItems?.length) await writeInvoiceItems(trx, accountId, source, batch, now, result);
+  if (batch.deals?.length) await writeDeals(trx, accountId, source, batch, now, result);
+  if (bulk) {
+    await sql`set local session_replication_role = origin`.execute(trx);
+    await sql`select raise_data_version(array[${accountId}]::text[])`.execute(trx);
+  }
+  return result;
+}

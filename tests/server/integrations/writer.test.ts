@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeBatch } from '../../../server/integrations/writer';
+import type { SyncBatch, SyncPayment } from '../../../server/integrations/types';
+import { createAuthTestApp, signUp, type AuthTestApp } from '../auth/support';
+import { testEngine } from '../helpers/database';
+
+/**
+ * The batch writer: customers by public id, products made to exist, payments by external id
+ * (new, changed with a version, unchanged untouched, deleted with a version), invoice lines as
+ * pending then handed to the import rules, deals by public id; committing a batch twice changes
+ * nothing.
+ */
+
+let harness: AuthTestApp;
+let accountId: string;
+
+const payment = (externalId: string, changes: Partial<SyncPayment> = {}): SyncPayment => ({
+  externalId,
+  customerExternalId: 'cb_1',
+  startedAt: '2025-01-01',
+  endedAt: '2025-02-01',
+  totalValue: 1200,
+  monthlyAmount: 1200,
+  currency: 'EUR',
+  invoiceNumber: 'INV-1',
+  productKey: 'pro',
+  itemType: 'recurring',
+  quantity: 1,
+  discount: null,
+  ...changes,
+});
+
+const write = (batch: SyncBatch) => harness.db.kysely.transaction().execute((trx) => writeBatch(trx, accountId, 'chargebee', batch));
+
+async function payments() {
+  const rows = await harness.db.kysely
+    .selectFrom('payments as p')
+    .leftJoin('payment_items as i', (join) => join.onRef('i.account_id', '=', 'p.account_id').onRef('i.payment_id', '=', 'p.id'))
+    .leftJoin('payment_discounts as d', (join) => join.onRef('d.account_id', '=', 'p.account_id').onRef('d.payment_id', '=', 'p.id'))
+    .select(['p.id', 'p.external_id', 'p.version', 'p.total_value', 'p.monthly_amount', 'p.ended_at', 'p.deleted_at', 'i.product_key', 'i.type', 'i.quantity', 'd.kind', 'd.monthly_amount as discount', 'd.months'])
+    .where('p.account_id', '=', accountId)
+    .orderBy('p.external_id')
+    .execute();
+  return rows.map((row) => ({ ...row, total_value: row.total_value === null ? null : Number(row.total_value), discount: row.discount === null ? null : Number(row.discount), ended_at: row.ended_at === null ? null : String(row.ended_at) }));
+}
+
+describe(`integration batch writer on ${testEngine}`, () => {
+  beforeAll(async () => {
+    harness = await createAuthTestApp();
+    accountId = (await signUp(harness.app)).user.account_id;
+  });
+  afterAll(() => harness?.close());
+
+  it('inserts customers, products and payments, and a second commit of the same batch changes nothing', async () => {
+    const batch: SyncBatch = {
+      customers: [{ externalId: 'cb_1', name: 'Acme' }],
+      payments: [
+        payment('p1'),
+        payment('p2', { endedAt: null, totalValue: null, monthlyAmount: 999.5, itemType: 'metered', productKey: 'usage', discount: { kind: 'forever', monthlyAmount: 100, months: null, name: 'FOREVER10' } }),
+      ],
+    };
+    expect(await write(batch)).toMatchObject({ customers: 1, paymentsInserted: 2, paymentsChanged: 0 });
+    const first = await payments();
+    expect(first).toMatchObject([
+      { external_id: 'p1', version: 1, total_value: 1200, product_key: 'pro', type: 'recurring', kind: null },
+      { external_id: 'p2', version: 1, total_value: null, ended_at: null, monthly_amount: 999.5, product_key: 'usage', type: 'metered', kind: 'forever', discount: 100, months: null },
+    ]);
+    expect(await write(batch)).toMatchObject({ paymentsInserted: 0, paymentsChanged: 0 });
+    expect(await payments()).toEqual(first);
+    const customers = await harness.db.kysely.selectFrom('customers').select(['public_id', 'name', 'source']).where('account_id', '=', accountId).execute();
+    expect(customers).toEqual([{ public_id: 'cb_1', name: 'Acme', source: 'chargebee' }]);
+    const products = await harness.db.kysely.selectFrom('products').select('key').where('account_id', '=', accountId).orderBy('key').execute();
+    expect(products.map((p) => p.key)).toEqual(['pro', 'usage']);
+  });
+
+  it('versions a changed payment and a deleted one; renames the customer it created', async () => {
+    const result = await write({
+      customers: [{ externalId: 'cb_1', name: 'Acme Inc' }],
+      payments: [payment('p1', { totalValue: 2400, monthlyAmount: 2400, discount: { kind: 'finite', monthlyAmount: 240, months: 1, name: 'ONCE' } })],
+      deletedPayments: ['p2', 'nosuch'],
+    });
+    expect(result).toMatchObject({ paymentsChanged: 1, paymentsDeleted: 1 });
+    const rows = await payments();
+    expect(rows[0]).toMatchObject({ external_id: 'p1', version: 2, total_value: 2400, kind: 'finite', discount: 240, months: 1 });
+    expect(rows[1]).toMatchObject({ external_id: 'p2', version: 2 });
+    expect(rows[1]?.deleted_at).not.toBeNull();
+    const versions = await harness.db.kysely.selectFrom('payment_versions').select(['payment_id', 'version', 'total_value', 'deleted', 'discounts']).where('account_id', '=', accountId).orderBy('payment_id').execute();
+    const byPayment = (a: unknown[], b: unknown[]) => String(a[0]).localeCompare(String(b[0]));
+    expect(versions.map((v) => [v.payment_id, v.version, v.total_value === null ? null : Number(v.total_value), v.deleted]).sort(byPayment)).toEqual(
+      [
+        [rows[0]?.id, 1, 1200, false],
+        [rows[1]?.id, 1, null, false],
+      ].sort(byPayment),
+    );
+    // Deleting again does nothing more.
+    expect(await write({ deletedPayments: ['p2'] })).toMatchObject({ paymentsDeleted: 0 });
+    const customer = await harness.db.kysely.selectFrom('customers').select('name').where('account_id', '=', accountId).where('public_id', '=', 'cb_1').executeTakeFirstOrThrow();
+    expect(customer.name).toBe('Acme Inc');
+  });
+
+  it('creates a customer named by its id when a payment names one not seen yet', async () => {
+    await write({ payments: [payment('p3', { customerExternalId: 'cb_unseen' })] });
+    const customer = await harness.db.kysely.selectFrom('customers').select(['name', 'source']).where('account_id', '=', accountId).where('public_id', '=', 'cb_unseen').executeTakeFirstOrThrow();
+    expect(customer).toEqual({ name: 'cb_unseen', source: 'chargebee' });
+  });
+
+  it('stores invoice lines as pending and hands them to the import rules; a re-sent line is not duplicated', async () => {
+    const line = { externalId: 'line-1', name: 'Hosting', value: 12300, currency: 'pln', quantity: 1, invoiceNumber: 'FV 1', buyerName: 'Buyer', buyerId: null, issueDate: '2025-03-01' };
+    expect(await write({ invoiceItems: [line] })).toMatchObject({ invoiceItems: 1 });
+    expect(await write({ invoiceItems: [line] })).toMatchObject({ invoiceItems: 0 });
+    const items = await harness.db.kysely.selectFrom('invoice_items').select(['external_id', 'currency', 'value', 'processing_status']).where('account_id', '=', accountId).execute();
+    // No rule matches it yet: a rejected line.
+    expect(items.map((item) => ({ ...item, value: Number(item.value) }))).toEqual([{ external_id: 'line-1', currency: 'PLN', value: 12300, processing_status: 'distillation_failed' }]);
+  });
+
+  it('upserts deals by their public id', async () => {
+    const deal = { externalId: 'd1', name: 'Big deal', value: 50000, currency: 'usd', stage: 'open', stageChangedAt: '2025-01-02T00:00:00Z', ownerName: 'Dana', externalUrl: null, customerExternalId: 'cb_1' };
+    await write({ deals: [deal] });
+    await write({ deals: [{ ...deal, stage: 'won' }] });
+    const deals = await harness.db.kysely.selectFrom('deals').select(['public_id', 'stage', 'currency', 'customer_id']).where('account_id', '=', accountId).execute();
+    expect(deals).toHaveLength(1);
+    expect(deals[0]).toMatchObject({ public_id: 'd1', stage: 'won', currency: 'USD' });
+    expect(deals[0]?.customer_id).not.toBeNull();
+  });
+});
