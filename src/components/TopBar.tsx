@@ -19,6 +19,7 @@ import { Link } from 'wouter';
 import { hasFullAccess } from '../../models/auth';
 import type { AuthUser } from '../../models/auth';
 import { useInspector } from '../inspector/InspectorContext';
+import { useHasRejectedInvoices } from '../invoices/invoicesApi';
 import type { NavKey } from '../routes';
 import { useCurrentRoute } from '../routes';
 import { useCurrentPath } from '../session/currentPath';
@@ -48,7 +49,7 @@ const rejectedInvoicesNav: NavItem = {
 };
 
 interface TopBarProps {
-  /** Shows 'Import rejected invoices' (GET /invoice_items/status says some exist). */
+  /** Shows 'Import rejected invoices'; by default when GET /invoice_items/status says some exist. */
   hasRejectedInvoices?: boolean;
 }
 
@@ -56,13 +57,14 @@ interface TopBarProps {
  * The app's top bar: brand, navigation for full-access users (a burger and drawer on small
  * screens), 'Create new report', the colour scheme toggle, and 'Sign in' or the user menu.
  */
-export function TopBar({ hasRejectedInvoices = false }: TopBarProps) {
+export function TopBar({ hasRejectedInvoices }: TopBarProps) {
   const { user, status, signOut, requestSignIn } = useSession();
   const currentPath = useCurrentPath();
   const activeNav = useCurrentRoute()?.nav;
   const [drawerOpened, drawer] = useDisclosure(false);
   const fullAccess = hasFullAccess(user);
-  const navItems = hasRejectedInvoices ? [...mainNav, rejectedInvoicesNav] : mainNav;
+  const rejectedExist = useHasRejectedInvoices(fullAccess && hasRejectedInvoices === undefined);
+  const navItems = (hasRejectedInvoices ?? rejectedExist) ? [...mainNav, rejectedInvoicesNav] : mainNav;
 
   const handleSignIn = () => {
     requestSignIn(currentPath);

@@ -1,12 +1,6 @@
-import { IconReceiptOff } from '@tabler/icons-react';
-import { ComingSoon } from '../components/ComingSoon';
+import { InvoicesView } from '../invoices/InvoicesView';
 
+/** Serves /invoices: the rejected invoice lines and the import rule drawer. */
 export function InvoicesPage() {
-  return (
-    <ComingSoon
-      title="Rejected invoices"
-      icon={IconReceiptOff}
-      description="Invoice lines an import could not read, with rules that teach Subscope to import them next time."
-    />
-  );
+  return <InvoicesView />;
 }
