@@ -217,7 +217,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   // OAuth connect starts and callbacks are browser navigations (/users/auth/{provider}), outside the API prefix.
-  await app.register(oauthRoutes);
+  await app.register(oauthRoutes, { now: options.now });
   await registerSpa(app, options.spaDir);
   return app;
 }

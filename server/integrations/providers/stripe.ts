@@ -1,11 +1,563 @@
-import type { IntegrationProvider } from '../types';
+import Stripe from 'stripe';
+import type { JsonObject } from '../../db/schema';
+import type { ProviderUrls } from '../../config';
+import { durationInMonthsOf, endDateOf } from '../../../models/payments';
+import { CannotConnectError, type IntegrationProvider, type ProviderFetch, type SyncBatch, type SyncContext, type SyncCustomer, type SyncPayment } from '../types';
 
-/** Stripe (stub: being built). */
+/**
+ * Stripe, connected through Stripe Connect OAuth (server/integrations/oauth.ts): the access
+ * token and the connected account (`acct_…`, sent as `Stripe-Account`) are the secrets; the
+ * official `stripe` SDK is pointed at `providerUrls.stripeApi` (host, port, protocol) and sends
+ * through the sync's fetch (retries of 429/5xx with Retry-After, abort on disconnect).
+ *
+ * What becomes what (docs/stripe.md):
+ * - a customer -> a customer (public id `cus_…`);
+ * - each line of a paid invoice -> a payment of the line's service period (the price's
+ *   recurring interval decides the months: month x n, year x 12n, week x 12n/52, day x 12n/365;
+ *   metered prices typed `metered`, prices without `recurring` `one_time`), its quantity, its
+ *   discount (the coupon's duration: forever, or finite for once/repeating), its currency;
+ * - the current period of an active or past-due subscription whose latest invoice is not paid
+ *   yet -> the payment that paid invoice will become (same external id: `si_…@start`);
+ * - the lines of a voided or uncollectible invoice -> deleted payments.
+ * An initial sync reads prices, products and coupons, then customers, subscriptions and invoices
+ * page by page (100 a page, `starting_after`), committing each page with its cursor; an
+ * incremental one reads the events since the last successful sync started and re-reads each
+ * object they name.
+ */
+
+export const STRIPE_PAGE = 100;
+/** Pages written per commit (one transaction with their cursor): fewer, larger writes are faster; a killed sync re-reads at most this many pages. Tests may lower it. */
+export const stripeSyncSettings = { pagesPerCommit: 5 };
+/** Only what an incremental sync needs; Stripe keeps events for 30 days (the catch-up runs every 30 minutes). */
+export const STRIPE_EVENT_TYPES = ['customer.created', 'customer.updated', 'customer.subscription.*', 'invoice.*'];
+
+/** An SDK client for the connected account (or the platform, for OAuth), at the configured URL. */
+export function stripeClient(options: { apiUrl: string; apiKey: string; fetch?: ProviderFetch; stripeAccount?: string | null }): Stripe {
+  const url = new URL(options.apiUrl);
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  return new Stripe(options.apiKey, {
+    host: url.hostname,
+    port: url.port || (protocol === 'http' ? 80 : 443),
+    protocol,
+    // Retries are the sync fetch's (Retry-After honoured, the abort signal obeyed).
+    maxNetworkRetries: 0,
+    telemetry: false,
+    httpClient: Stripe.createFetchHttpClient((options.fetch ?? fetch) as typeof fetch),
+    ...(options.stripeAccount ? { stripeAccount: options.stripeAccount } : {}),
+  });
+}
+
+// ------------------------------------------------------------------ wire shapes read (a subset)
+interface StripeList<T> {
+  data: T[];
+  has_more: boolean;
+  total_count?: number;
+}
+interface StripePrice {
+  id: string;
+  product: string | { id: string; name?: string };
+  unit_amount: number | null;
+  currency: string;
+  recurring: { interval: 'day' | 'week' | 'month' | 'year'; interval_count: number; usage_type?: 'licensed' | 'metered' } | null;
+}
+interface StripeCoupon {
+  id: string;
+  name: string | null;
+  duration: 'forever' | 'once' | 'repeating';
+  duration_in_months: number | null;
+  percent_off: number | null;
+  amount_off: number | null;
+}
+interface StripeDiscount {
+  id: string;
+  source?: { coupon?: string | StripeCoupon | null } | null;
+  /** Older API versions. */
+  coupon?: StripeCoupon;
+}
+interface StripeCustomer {
+  id: string;
+  name: string | null;
+  email: string | null;
+  deleted?: boolean;
+}
+interface StripeLine {
+  id: string;
+  amount: number;
+  currency: string;
+  description: string | null;
+  quantity: number | null;
+  period: { start: number; end: number };
+  discount_amounts: { amount: number; discount: string | StripeDiscount }[] | null;
+  pricing?: { price_details?: { price: string | StripePrice; product?: string } } | null;
+  /** Older API versions. */
+  price?: StripePrice | null;
+  parent?: { subscription_item_details?: { subscription_item: string | null; proration: boolean } | null } | null;
+}
+interface StripeInvoice {
+  id: string;
+  number: string | null;
+  customer: string | StripeCustomer | null;
+  customer_name: string | null;
+  customer_email: string | null;
+  status: 'draft' | 'open' | 'paid' | 'uncollectible' | 'void' | null;
+  created: number;
+  discounts: (string | StripeDiscount)[] | null;
+  lines: StripeList<StripeLine>;
+}
+interface StripeSubscriptionItem {
+  id: string;
+  price: StripePrice;
+  quantity?: number;
+  current_period_start: number;
+  current_period_end: number;
+}
+interface StripeSubscription {
+  id: string;
+  customer: string | StripeCustomer;
+  status: string;
+  discounts: (string | StripeDiscount)[] | null;
+  latest_invoice: string | StripeInvoice | null;
+  items: StripeList<StripeSubscriptionItem>;
+}
+interface StripeEvent {
+  id: string;
+  type: string;
+  data: { object: { id?: string; object?: string } };
+}
+
+// ------------------------------------------------------------------ mapping
+/** Catalogue read at the start of every run (small): prices, product names, coupons. */
+export interface StripeCatalogue {
+  prices: Map<string, StripePrice>;
+  productNames: Map<string, string>;
+  coupons: Map<string, StripeCoupon>;
+}
+
+const idOf = (value: string | { id: string } | null | undefined): string | null => (value == null ? null : typeof value === 'string' ? value : value.id);
+const day = (unix: number): string => new Date(unix * 1000).toISOString().slice(0, 10);
+
+/** Months one billing interval lasts (METRICS.md section 1: weekly x 12/52, daily x 12/365). */
+export function intervalMonths(recurring: NonNullable<StripePrice['recurring']>): number {
+  const count = recurring.interval_count || 1;
+  switch (recurring.interval) {
+    case 'year':
+      return 12 * count;
+    case 'month':
+      return count;
+    case 'week':
+      return (12 * count) / 52;
+    default:
+      return (12 * count) / 365;
+  }
+}
+
+function productKeyOf(catalogue: StripeCatalogue, price: StripePrice | undefined, fallback: string | null | undefined): string {
+  const product = idOf(price?.product ?? fallback ?? null);
+  if (!product) return 'Stripe';
+  const named = typeof price?.product === 'object' ? price.product.name : undefined;
+  return named ?? catalogue.productNames.get(product) ?? product;
+}
+
+function couponOf(catalogue: StripeCatalogue, discount: string | StripeDiscount | undefined): StripeCoupon | null {
+  if (!discount || typeof discount === 'string') return null;
+  const coupon = discount.source?.coupon ?? discount.coupon ?? null;
+  if (!coupon) return null;
+  return typeof coupon === 'string' ? (catalogue.coupons.get(coupon) ?? null) : coupon;
+}
+
+/** A service period as days and months: [start, end), whole months when it is, else days / (365/12). */
+function periodOf(start: number, end: number): { startedAt: string; endedAt: string; months: number } | null {
+  const startedAt = day(start);
+  const endedAt = day(end);
+  if (endedAt <= startedAt) return null;
+  return { startedAt, endedAt, months: durationInMonthsOf(startedAt, endedAt) };
+}
+
+function discountOf(coupon: StripeCoupon | null, amount: number, months: number): SyncPayment['discount'] {
+  if (amount <= 0) return null;
+  if (coupon?.duration === 'forever') return { kind: 'forever', monthlyAmount: amount / months, months: null, name: coupon.name ?? coupon.id };
+  return { kind: 'finite', monthlyAmount: amount / months, months: coupon?.duration === 'repeating' ? coupon.duration_in_months : Math.max(1, Math.round(months)), name: coupon ? (coupon.name ?? coupon.id) : null };
+}
+
+/** The external id of a payment: a subscription's regular line is keyed by its item and period start (the subscription phase writes the same key); any other line by its own id. */
+function lineKey(line: StripeLine): string {
+  const details = line.parent?.subscription_item_details;
+  if (details?.subscription_item && !details.proration) return `${details.subscription_item}@${day(line.period.start)}`;
+  return line.id;
+}
+
+/** The payments of one invoice's lines (paid invoices), or the keys to delete (void, uncollectible). */
+export function invoicePayments(catalogue: StripeCatalogue, invoice: StripeInvoice, lines: StripeLine[]): { payments: SyncPayment[]; deleted: string[] } {
+  const customer = idOf(invoice.customer);
+  if (!customer) return { payments: [], deleted: [] };
+  if (invoice.status === 'void' || invoice.status === 'uncollectible') return { payments: [], deleted: lines.map(lineKey) };
+  if (invoice.status !== 'paid') return { payments: [], deleted: [] };
+  const discounts = new Map<string, StripeDiscount>();
+  for (const discount of invoice.discounts ?? []) if (typeof discount !== 'string') discounts.set(discount.id, discount);
+  const payments: SyncPayment[] = [];
+  for (const line of lines) {
+    // Free lines (trials) and credits (downgrade prorations) carry no revenue of their own.
+    if (line.amount <= 0) continue;
+    const priceRef = line.pricing?.price_details?.price ?? line.price ?? null;
+    const price = typeof priceRef === 'string' ? catalogue.prices.get(priceRef) : (priceRef ?? undefined);
+    const recurring = price?.recurring ?? null;
+    let period = recurring ? periodOf(line.period.start, line.period.end) : null;
+    // A one-time charge (or a line without a period): one month from its day.
+    if (!period) {
+      const startedAt = day(line.period.start || invoice.created);
+      period = { startedAt, endedAt: endDateOf(startedAt, 1), months: 1 };
+    }
+    const discountTotal = (line.discount_amounts ?? []).reduce((sum, entry) => sum + entry.amount, 0);
+    const firstDiscount = line.discount_amounts?.find((entry) => entry.amount > 0)?.discount;
+    const coupon = couponOf(catalogue, typeof firstDiscount === 'string' ? discounts.get(firstDiscount) : firstDiscount);
+    payments.push({
+      externalId: lineKey(line),
+      customerExternalId: customer,
+      startedAt: period.startedAt,
+      endedAt: period.endedAt,
+      totalValue: line.amount,
+      monthlyAmount: line.amount / period.months,
+      currency: line.currency.toUpperCase(),
+      invoiceNumber: invoice.number,
+      productKey: productKeyOf(catalogue, price, line.pricing?.price_details?.product),
+      itemType: recurring ? (recurring.usage_type === 'metered' ? 'metered' : 'recurring') : 'one_time',
+      quantity: line.quantity ?? 1,
+      discount: discountOf(coupon, discountTotal, period.months),
+    });
+  }
+  return { payments, deleted: [] };
+}
+
+/** The current, not yet paid period of an active subscription's licensed items (past due included). */
+export function subscriptionPayments(catalogue: StripeCatalogue, subscription: StripeSubscription): SyncPayment[] {
+  if (subscription.status !== 'active' && subscription.status !== 'past_due') return [];
+  const customer = idOf(subscription.customer);
+  if (!customer) return [];
+  const latest = subscription.latest_invoice;
+  const coupons = (subscription.discounts ?? []).map((discount) => couponOf(catalogue, discount)).filter((coupon): coupon is StripeCoupon => coupon !== null);
+  const payments: SyncPayment[] = [];
+  for (const item of subscription.items.data) {
+    const recurring = item.price.recurring;
+    if (!recurring || recurring.usage_type === 'metered' || item.price.unit_amount == null) continue;
+    // The latest invoice paid this period: the invoice phase writes it, with its number and real amounts.
+    if (latest && typeof latest !== 'string' && latest.status === 'paid' && latest.lines.data.some((line) => lineKey(line) === `${item.id}@${day(item.current_period_start)}`)) continue;
+    const period = periodOf(item.current_period_start, item.current_period_end);
+    if (!period) continue;
+    const quantity = item.quantity ?? 1;
+    const total = item.price.unit_amount * quantity;
+    if (total <= 0) continue;
+    let discountAmount = 0;
+    for (const coupon of coupons) discountAmount += coupon.percent_off != null ? (total * coupon.percent_off) / 100 : Math.min(total, coupon.amount_off ?? 0);
+    payments.push({
+      externalId: `${item.id}@${period.startedAt}`,
+      customerExternalId: customer,
+      startedAt: period.startedAt,
+      endedAt: period.endedAt,
+      totalValue: total,
+      monthlyAmount: total / period.months,
+      currency: item.price.currency.toUpperCase(),
+      invoiceNumber: null,
+      productKey: productKeyOf(catalogue, item.price, null),
+      itemType: 'recurring',
+      quantity,
+      discount: discountOf(coupons[0] ?? null, Math.round(discountAmount), period.months),
+    });
+  }
+  return payments;
+}
+
+const customerOf = (customer: StripeCustomer): SyncCustomer => ({ externalId: customer.id, name: customer.name || customer.email || customer.id });
+
+// ------------------------------------------------------------------ the sync
+type Phase = 'customers' | 'subscriptions' | 'invoices' | 'events';
+interface Cursor {
+  phase: Phase;
+  after: string | null;
+  /** Objects read so far in this phase (progress). */
+  read: number;
+  /** Totals the lists gave (progress). */
+  totals: Partial<Record<Phase, number>>;
+}
+/** Where each phase of an initial sync starts and ends, in percent. */
+const PHASE_SPAN: Record<Exclude<Phase, 'events'>, [number, number]> = { customers: [0, 15], subscriptions: [15, 45], invoices: [45, 99] };
+
+function progressOf(cursor: Cursor): number {
+  if (cursor.phase === 'events') return 0;
+  const [from, to] = PHASE_SPAN[cursor.phase];
+  const total = cursor.totals[cursor.phase];
+  // Without a total, an estimate that approaches the phase's end and never reaches it.
+  const share = total ? Math.min(1, cursor.read / total) : cursor.read / (cursor.read + 1000);
+  return Math.floor(from + (to - from) * share);
+}
+
+/** Turns the SDK's errors into sentences for the card and the sync log (never a key). */
+export function stripeFailure(error: unknown): Error {
+  if (error instanceof Stripe.errors.StripeAuthenticationError || error instanceof Stripe.errors.StripePermissionError) {
+    return new Error('Stripe refused the connection; connect Stripe again in Settings');
+  }
+  if (error instanceof Stripe.errors.StripeRateLimitError) return new Error('Stripe kept answering "too many requests"; the sync will retry');
+  if (error instanceof Stripe.errors.StripeError) return new Error(`Stripe answered: ${error.message}`);
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+async function listAll<T>(page: (after: string | null) => Promise<StripeList<T>>, each: (item: T) => void): Promise<void> {
+  let after: string | null = null;
+  for (;;) {
+    const answer = await page(after);
+    for (const item of answer.data) each(item);
+    const last = answer.data.at(-1) as { id?: string } | undefined;
+    if (!answer.has_more || !last?.id) return;
+    after = last.id;
+  }
+}
+
+async function readCatalogue(stripe: Stripe): Promise<StripeCatalogue> {
+  const catalogue: StripeCatalogue = { prices: new Map(), productNames: new Map(), coupons: new Map() };
+  await listAll(
+    (after) => stripe.prices.list({ limit: STRIPE_PAGE, ...(after ? { starting_after: after } : {}) }) as unknown as Promise<StripeList<StripePrice>>,
+    (price) => catalogue.prices.set(price.id, price),
+  );
+  await listAll(
+    (after) => stripe.products.list({ limit: STRIPE_PAGE, ...(after ? { starting_after: after } : {}) }) as unknown as Promise<StripeList<{ id: string; name: string }>>,
+    (product) => catalogue.productNames.set(product.id, product.name),
+  );
+  await listAll(
+    (after) => stripe.coupons.list({ limit: STRIPE_PAGE, ...(after ? { starting_after: after } : {}) }) as unknown as Promise<StripeList<StripeCoupon>>,
+    (coupon) => catalogue.coupons.set(coupon.id, coupon),
+  );
+  return catalogue;
+}
+
+/** All lines of an invoice: the embedded first page, then the rest from /v1/invoices/{id}/lines. */
+async function linesOf(stripe: Stripe, invoice: StripeInvoice): Promise<StripeLine[]> {
+  const lines = [...invoice.lines.data];
+  let more = invoice.lines.has_more;
+  while (more) {
+    const last = lines.at(-1);
+    const page = (await stripe.invoices.listLineItems(invoice.id, { limit: STRIPE_PAGE, ...(last ? { starting_after: last.id } : {}) })) as unknown as StripeList<StripeLine>;
+    lines.push(...page.data);
+    more = page.has_more && page.data.length > 0;
+  }
+  return lines;
+}
+
+/**
+ * Customers a batch's payments name that neither this batch nor the database has (Stripe's
+ * customer list leaves out deleted customers, whose invoices stay): a customer from the
+ * invoice's own name, so every payment has its customer.
+ */
+class CustomerGuard {
+  private readonly known = new Set<string>();
+  constructor(private readonly context: SyncContext) {}
+
+  see(ids: Iterable<string>): void {
+    for (const id of ids) this.known.add(id);
+  }
+
+  async complete(batch: SyncBatch, names: Map<string, string>): Promise<void> {
+    for (const customer of batch.customers ?? []) this.known.add(customer.externalId);
+    const wanted = [...new Set((batch.payments ?? []).map((payment) => payment.customerExternalId))].filter((id) => !this.known.has(id));
+    if (wanted.length === 0) return;
+    const found = await this.context.db
+      .selectFrom('customers')
+      .select('public_id')
+      .where('account_id', '=', this.context.accountId)
+      .where('public_id', 'in', wanted)
+      .where('deleted_at', 'is', null)
+      .execute();
+    for (const row of found) if (row.public_id) this.known.add(row.public_id);
+    const missing = wanted.filter((id) => !this.known.has(id));
+    if (missing.length === 0) return;
+    batch.customers = [...(batch.customers ?? []), ...missing.map((id) => ({ externalId: id, name: names.get(id) || id }))];
+    this.see(missing);
+  }
+}
+
+interface PageRead {
+  batch: SyncBatch;
+  names: Map<string, string>;
+  ids: string[];
+  hasMore: boolean;
+  totalCount: number | undefined;
+}
+
+/** One page of a phase's list, mapped (invoices with more than the embedded lines get the rest). */
+async function readPage(stripe: Stripe, catalogue: StripeCatalogue, phase: Exclude<Phase, 'events'>, after: string | null, withTotal: boolean): Promise<PageRead> {
+  const common = { limit: STRIPE_PAGE, ...(after ? { starting_after: after } : {}), ...(withTotal ? { include: ['total_count'] } : {}) };
+  const names = new Map<string, string>();
+  let page: StripeList<{ id: string }>;
+  const batch: SyncBatch = {};
+  if (phase === 'customers') {
+    const answer = (await stripe.customers.list(common as Stripe.CustomerListParams)) as unknown as StripeList<StripeCustomer>;
+    batch.customers = answer.data.filter((customer) => !customer.deleted).map(customerOf);
+    page = answer;
+  } else if (phase === 'subscriptions') {
+    const answer = (await stripe.subscriptions.list({ ...common, status: 'all', expand: ['data.discounts', 'data.latest_invoice'] } as Stripe.SubscriptionListParams)) as unknown as StripeList<StripeSubscription>;
+    batch.payments = answer.data.flatMap((subscription) => subscriptionPayments(catalogue, subscription));
+    page = answer;
+  } else {
+    const answer = (await stripe.invoices.list({ ...common, expand: ['data.discounts'] } as Stripe.InvoiceListParams)) as unknown as StripeList<StripeInvoice>;
+    batch.payments = [];
+    batch.deletedPayments = [];
+    for (const invoice of answer.data) {
+      const customer = idOf(invoice.customer);
+      if (customer && invoice.customer_name) names.set(customer, invoice.customer_name);
+      const mapped = invoicePayments(catalogue, invoice, invoice.lines.has_more ? await linesOf(stripe, invoice) : invoice.lines.data);
+      batch.payments.push(...mapped.payments);
+      batch.deletedPayments.push(...mapped.deleted);
+    }
+    page = answer;
+  }
+  return { batch, names, ids: page.data.map((object) => object.id), hasMore: page.has_more, totalCount: page.total_count };
+}
+
+function appendBatch(into: SyncBatch, from: SyncBatch): void {
+  if (from.customers?.length) (into.customers ??= []).push(...from.customers);
+  if (from.payments?.length) (into.payments ??= []).push(...from.payments);
+  if (from.deletedPayments?.length) (into.deletedPayments ??= []).push(...from.deletedPayments);
+}
+
+/**
+ * The initial sync, phase by phase. The next page is requested while the pages read so far are
+ * being written (Stripe answers while the database writes); every `stripeSyncSettings.pagesPerCommit` pages,
+ * and at a phase's end, they are committed with the cursor of the last of them.
+ */
+async function initialSync(context: SyncContext, stripe: Stripe, catalogue: StripeCatalogue): Promise<void> {
+  const resumed = context.cursor as unknown as Cursor | null;
+  let cursor: Cursor = resumed && resumed.phase !== 'events' ? resumed : { phase: 'customers', after: null, read: 0, totals: {} };
+  const guard = new CustomerGuard(context);
+  const order: Exclude<Phase, 'events'>[] = ['customers', 'subscriptions', 'invoices'];
+  for (const phase of order.slice(order.indexOf(cursor.phase as Exclude<Phase, 'events'>))) {
+    if (cursor.phase !== phase) cursor = { phase, after: null, read: 0, totals: cursor.totals };
+    const request = (after: string | null, withTotal: boolean) => {
+      const promise = readPage(stripe, catalogue, phase, after, withTotal);
+      // Awaited below; a commit failing first must not leave it unhandled.
+      promise.catch(() => undefined);
+      return promise;
+    };
+    let pending = request(cursor.after, cursor.totals[phase] === undefined);
+    let batch: SyncBatch = {};
+    let names = new Map<string, string>();
+    let pages = 0;
+    for (;;) {
+      context.signal.throwIfAborted();
+      const page = await pending;
+      const last = page.ids.at(-1);
+      const done = !page.hasMore || !last;
+      if (!done) pending = request(last, false);
+      appendBatch(batch, page.batch);
+      for (const [id, name] of page.names) names.set(id, name);
+      pages += 1;
+      cursor = {
+        phase,
+        after: last ?? cursor.after,
+        read: cursor.read + page.ids.length,
+        totals: page.totalCount !== undefined ? { ...cursor.totals, [phase]: page.totalCount } : cursor.totals,
+      };
+      if (done || pages >= stripeSyncSettings.pagesPerCommit) {
+        await guard.complete(batch, names);
+        await context.commit(batch, { cursor: cursor as unknown as JsonObject, progress: progressOf(cursor) });
+        batch = {};
+        names = new Map();
+        pages = 0;
+      }
+      if (done) break;
+    }
+    await context.log(`stripe_${phase}_read`, { count: cursor.read });
+  }
+}
+
+/** Objects named by the events since `since`, oldest change first, each once. */
+async function changedObjects(stripe: Stripe, since: Date): Promise<string[]> {
+  const events: StripeEvent[] = [];
+  // Five minutes of overlap: an event created while the last sync started is read again (harmless).
+  const gte = Math.floor(since.getTime() / 1000) - 300;
+  await listAll(
+    (after) => stripe.events.list({ limit: STRIPE_PAGE, created: { gte }, types: STRIPE_EVENT_TYPES, ...(after ? { starting_after: after } : {}) }) as unknown as Promise<StripeList<StripeEvent>>,
+    (event) => events.push(event),
+  );
+  const keys: string[] = [];
+  const seen = new Set<string>();
+  for (const event of events.reverse()) {
+    const object = event.data.object;
+    if (!object.id || !object.object) continue;
+    const key = `${object.object}:${object.id}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    keys.push(key);
+  }
+  return keys;
+}
+
+async function incrementalSync(context: SyncContext, stripe: Stripe, catalogue: StripeCatalogue, since: Date): Promise<void> {
+  const keys = await changedObjects(stripe, since);
+  const resumed = context.cursor as { phase?: string; done?: number } | null;
+  let done = resumed?.phase === 'events' ? (resumed.done ?? 0) : 0;
+  const guard = new CustomerGuard(context);
+  while (done < keys.length) {
+    context.signal.throwIfAborted();
+    const chunk = keys.slice(done, done + STRIPE_PAGE);
+    const batch: SyncBatch = { customers: [], payments: [], deletedPayments: [] };
+    const names = new Map<string, string>();
+    for (const key of chunk) {
+      const [kind, id] = key.split(':') as [string, string];
+      try {
+        if (kind === 'customer') {
+          const customer = (await stripe.customers.retrieve(id)) as unknown as StripeCustomer;
+          if (!customer.deleted) batch.customers?.push(customerOf(customer));
+        } else if (kind === 'subscription') {
+          const subscription = (await stripe.subscriptions.retrieve(id, { expand: ['discounts', 'latest_invoice'] })) as unknown as StripeSubscription;
+          batch.payments?.push(...subscriptionPayments(catalogue, subscription));
+        } else if (kind === 'invoice') {
+          const invoice = (await stripe.invoices.retrieve(id, { expand: ['discounts'] })) as unknown as StripeInvoice;
+          const customer = idOf(invoice.customer);
+          if (customer && invoice.customer_name) names.set(customer, invoice.customer_name);
+          const mapped = invoicePayments(catalogue, invoice, invoice.lines.has_more ? await linesOf(stripe, invoice) : invoice.lines.data);
+          batch.payments?.push(...mapped.payments);
+          batch.deletedPayments?.push(...mapped.deleted);
+        }
+      } catch (error) {
+        // A draft invoice deleted since its event: nothing to read.
+        if (!(error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404)) throw error;
+      }
+    }
+    await guard.complete(batch, names);
+    done += chunk.length;
+    await context.commit(batch, { cursor: { phase: 'events', done } });
+  }
+  await context.log('stripe_events_read', { objects: keys.length });
+}
+
+function connectedClient(secrets: Record<string, string>, config: JsonObject, urls: ProviderUrls, fetchFn: ProviderFetch): Stripe {
+  const apiKey = secrets.access_token;
+  if (!apiKey) throw new Error('Stripe is not connected; connect Stripe again in Settings');
+  const account = secrets.stripe_user_id ?? (typeof config.stripe_account_id === 'string' ? config.stripe_account_id : null);
+  return stripeClient({ apiUrl: urls.stripeApi, apiKey, fetch: fetchFn, stripeAccount: account });
+}
+
 export const stripeProvider: IntegrationProvider = {
   name: 'stripe',
   configurable: false,
   connect: 'oauth',
-  parseConfig: () => [{ pointer: '/body', detail: 'not built yet' }],
-  verify: () => Promise.reject(new Error('not built yet')),
-  sync: () => Promise.reject(new Error('not built yet')),
+  // Stripe has no configuration dialog: it connects through /users/auth/stripe.
+  parseConfig: () => [{ pointer: '/body', detail: 'Stripe connects through Stripe Connect, not a configuration' }],
+  async verify(config, { urls, fetch: fetchFn }) {
+    try {
+      const stripe = connectedClient(config.secrets, config.config, urls, fetchFn);
+      await stripe.accounts.retrieveCurrent();
+    } catch (error) {
+      throw new CannotConnectError('cannot_connect', stripeFailure(error).message);
+    }
+  },
+  async sync(context) {
+    const stripe = connectedClient(context.secrets, context.config, context.urls, context.fetch);
+    try {
+      const catalogue = await readCatalogue(stripe);
+      if (context.mode === 'incremental' && context.since) await incrementalSync(context, stripe, catalogue, context.since);
+      else await initialSync(context, stripe, catalogue);
+    } catch (error) {
+      if (context.signal.aborted) throw error;
+      throw stripeFailure(error);
+    }
+  },
 };

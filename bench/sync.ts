@@ -1,0 +1,205 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { openAsBlob } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { DEFAULT_PROVIDER_URLS } from '../server/config';
+import { openDatabase, type Database } from '../server/db/database';
+import { migrateToLatest } from '../server/db/migrate';
+import { runSyncOnce } from '../server/integrations/runner';
+import { sealSecrets } from '../server/integrations/secrets';
+import type { SyncContext } from '../server/integrations/types';
+import { STRIPE_PAGE, stripeProvider } from '../server/integrations/providers/stripe';
+import { migratedPGliteDumpFile } from '../tests/server/helpers/database';
+import { FAKE_STRIPE_ACCOUNT, FAKE_STRIPE_SECRET_KEY, startFakeStripe } from '../tests/fakes/stripe';
+import { postgresDatabase } from './support/postgresDatabase';
+import { DEFAULT_POSTGRES_ADMIN_URL } from './support/snapshotRead';
+import { alternateRounds, describeSpread, LoadRecorder, median, methodFields, roundedSpread, roundTo } from './support/rounds';
+
+/**
+ * `npm run bench:sync [-- --subscriptions 100000] [--rounds 3] [--warmup-rounds 1]`
+ *
+ * A first Stripe sync at scale (docs/stripe.md "Speed"): the fake Stripe (in a child process,
+ * on its own CPU like the real API) serves N customers, each with a subscription (a fifth
+ * yearly in EUR, a quarter with a 10% forever coupon) and its paid invoices (1.8 N), computed
+ * on demand. Ours: the real runner (server/integrations/runner.ts) runs the Stripe provider's
+ * initial sync for a fresh account on PostgreSQL (`--engine pglite`: PGlite in this process,
+ * whose database work and memory then count as ours), every commit written with its cursor in
+ * one transaction. The peer: a client that pages through the same endpoints with the same
+ * parameters and discards the answers, the least any sync must do. Alternating rounds after a
+ * warm-up (bench/support/rounds.ts); the ratio ours/peer (median of the rounds', target <= 1.5)
+ * and this process's peak RSS (target < 500 MB) are judged. Each round's rows are checked
+ * (exit 1 when a customer or payment is missing). The last line is one JSON object.
+ */
+
+const { values: args } = parseArgs({
+  options: {
+    subscriptions: { type: 'string', default: '100000' },
+    rounds: { type: 'string', default: '3' },
+    'warmup-rounds': { type: 'string', default: '1' },
+    engine: { type: 'string', default: 'postgresql' },
+    'postgres-url': { type: 'string', default: DEFAULT_POSTGRES_ADMIN_URL },
+    'serve-fake': { type: 'boolean', default: false },
+  },
+});
+
+const RATIO_TARGET = 1.5;
+const RSS_TARGET_MB = 500;
+
+
+function startFakeChild(subscriptions: number): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, '--serve-fake', '--subscriptions', String(subscriptions)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the fake Stripe exited (${code})`)));
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once('line', (url) => resolve({ url: url.trim(), child }));
+  });
+}
+
+/** What the peer reads: every list the provider reads, page by page, with the same parameters. */
+async function peerOnce(base: string): Promise<number> {
+  const headers = { authorization: `Bearer ${FAKE_STRIPE_SECRET_KEY}`, 'stripe-account': FAKE_STRIPE_ACCOUNT };
+  const lists: [string, string][] = [
+    ['prices', ''],
+    ['products', ''],
+    ['coupons', ''],
+    ['customers', '&include[0]=total_count'],
+    ['subscriptions', '&status=all&expand[0]=data.discounts&expand[1]=data.latest_invoice&include[0]=total_count'],
+    ['invoices', '&expand[0]=data.discounts&include[0]=total_count'],
+  ];
+  const started = performance.now();
+  for (const [path, extra] of lists) {
+    let after: string | null = null;
+    for (;;) {
+      const response = await fetch(`${base}/v1/${path}?limit=${STRIPE_PAGE}${after ? `&starting_after=${after}` : ''}${extra}`, { headers });
+      const page = (await response.json()) as { data: { id: string }[]; has_more: boolean };
+      if (!response.ok) throw new Error(`peer: ${path} answered ${response.status}`);
+      if (!page.has_more || page.data.length === 0) break;
+      after = (page.data.at(-1) as { id: string }).id;
+    }
+  }
+  return performance.now() - started;
+}
+
+const commitShares: number[] = [];
+
+async function oursOnce(database: Database, key: Buffer, base: string, round: number, expected: { customers: number; payments: number }): Promise<number> {
+  const db = database.kysely;
+  const accountId = `bench-sync-${round}-${randomBytes(4).toString('hex')}`;
+  await db.insertInto('accounts').values({ id: accountId }).execute();
+  await db
+    .insertInto('integrations')
+    .values({
+      account_id: accountId,
+      name: 'stripe',
+      configured: true,
+      config: JSON.stringify({ stripe_account_id: FAKE_STRIPE_ACCOUNT }),
+      secret_config: JSON.stringify(sealSecrets(key, { access_token: FAKE_STRIPE_SECRET_KEY, stripe_user_id: FAKE_STRIPE_ACCOUNT })),
+    })
+    .execute();
+  const quiet = { info: () => {}, warn: (line: string) => console.error(line), error: (line: string) => console.error(line) };
+  // The provider as registered, its commits timed: how much of the run is writing.
+  let committing = 0;
+  const timed = {
+    ...stripeProvider,
+    sync: (context: SyncContext) =>
+      stripeProvider.sync({
+        ...context,
+        commit: async (batch, next) => {
+          const from = performance.now();
+          await context.commit(batch, next);
+          committing += performance.now() - from;
+        },
+      }),
+  };
+  const started = performance.now();
+  const outcome = await runSyncOnce({ database, secretsKey: key, urls: { ...DEFAULT_PROVIDER_URLS, stripeApi: base }, log: quiet, fetch: { baseDelayMs: 50 }, providers: { stripe: timed } }, accountId, 'stripe');
+  const elapsed = performance.now() - started;
+  commitShares.push(committing / elapsed);
+  const count = async (table: 'customers' | 'payments') => Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow()).n);
+  const customers = await count('customers');
+  const payments = await count('payments');
+  if (outcome !== 'done' || customers !== expected.customers || payments !== expected.payments) {
+    const row = await db.selectFrom('integrations').select(['last_error', 'sync_status']).where('account_id', '=', accountId).executeTakeFirst();
+    throw new Error(`round ${round}: ${outcome}, ${customers}/${expected.customers} customers, ${payments}/${expected.payments} payments (${row?.sync_status}: ${row?.last_error ?? ''})`);
+  }
+  // The next round starts from an empty account again; the database does not grow round by round.
+  await db.deleteFrom('accounts').where('id', '=', accountId).execute();
+  return elapsed;
+}
+
+async function main(): Promise<void> {
+  const subscriptions = Number(args.subscriptions);
+  const rounds = Number(args.rounds);
+  const warmupRounds = Number(args['warmup-rounds']);
+  if (!Number.isInteger(subscriptions) || subscriptions < 1) throw new Error('--subscriptions must be a whole number >= 1');
+  const log = (line: string) => process.stdout.write(`${line}\n`);
+  const expected = { customers: subscriptions, payments: subscriptions * 2 - Math.ceil(subscriptions / 5) };
+
+  const load = new LoadRecorder();
+  log(load.describe());
+  const { url, child } = await startFakeChild(subscriptions);
+  const engine = args.engine === 'pglite' ? 'pglite' : 'postgresql';
+  if (args.engine !== engine) throw new Error('--engine must be postgresql or pglite');
+  const postgres = engine === 'postgresql' ? await postgresDatabase(args['postgres-url'], 'bench_sync') : null;
+  // PGlite starts from the tests' dump of a migrated cluster (made once per change of the migrations).
+  const database = await openDatabase(postgres ? { kind: 'postgresql', url: postgres.url } : { kind: 'pglite', loadDataDir: await openAsBlob(await migratedPGliteDumpFile()) });
+  await migrateToLatest(database.kysely);
+  const key = randomBytes(32);
+  log(`fake Stripe at ${url}: ${subscriptions} customers and subscriptions, ${expected.payments} paid invoices; ${engine === 'pglite' ? 'PGlite in memory (in this process)' : `PostgreSQL ${postgres?.name}`}`);
+
+  try {
+    const result = await alternateRounds({
+      contenders: [
+        { name: 'ours', run: (round) => oursOnce(database, key, url, round, expected) },
+        { name: 'peer', run: () => peerOnce(url) },
+      ],
+      ratios: { ratio: ['ours', 'peer'] },
+      rounds,
+      warmupRounds,
+      load,
+      log,
+      digits: 0,
+    });
+    const rssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+    const ratio = result.ratios.ratio as NonNullable<(typeof result.ratios)['ratio']>;
+    const ours = result.figures.ours;
+    log(`ours ${describeSpread(ours, 0, ' ms')}; peer ${describeSpread(result.figures.peer, 0, ' ms')}; ratio ${describeSpread(ratio, 3)} (target <= ${RATIO_TARGET}); peak RSS ${rssMb} MB (target < ${RSS_TARGET_MB}); writing (the runner's commits) ${Math.round(median(commitShares) * 100)}% of ours`);
+    log(load.describe());
+    log(
+      JSON.stringify({
+        bench: 'sync',
+        subscriptions,
+        ratio: roundTo(ratio.median, 3),
+        rss_mb: rssMb,
+        ours_ms: Math.round(ours.median),
+        peer_ms: Math.round(result.figures.peer.median),
+        payments: expected.payments,
+        commit_share: roundTo(median(commitShares), 3),
+        customers: expected.customers,
+        ratio_target: RATIO_TARGET,
+        rss_target_mb: RSS_TARGET_MB,
+        ratio_spread: roundedSpread(ratio, 3),
+        ours_spread: roundedSpread(ours, 0),
+        peer_spread: roundedSpread(result.figures.peer, 0),
+        engine,
+        ...methodFields(result, load.finish()),
+      }),
+    );
+  } finally {
+    child.stdin?.end();
+    await database.close();
+    await postgres?.drop();
+  }
+}
+
+// The fake's process: start it, print its URL, serve until stdin closes.
+if (args['serve-fake']) {
+  const fake = await startFakeStripe();
+  fake.generate(Number(args.subscriptions));
+  process.stdout.write(`${fake.url}\n`);
+  process.stdin.resume();
+  process.stdin.on('end', () => void fake.close().then(() => process.exit(0)));
+} else {
+  await main();
+}
