@@ -2,6 +2,7 @@ import { Badge, Button, Code, Group, ScrollArea, Slider, Stack, Table, Text, Tit
 import { IconChevronLeft, IconChevronRight, IconDownload } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import { AuditLogSection } from './AuditLogSection';
+import { SyncLogSection } from './SyncLogSection';
 import { eventPayload, formatClock, formatDateTime, formatJson, stateLabel } from './format';
 import classes from './InspectorPanel.module.css';
 import { JsonToggle } from './JsonToggle';
@@ -47,6 +48,7 @@ export function ActorTrace({ actor, position, onStep, onExport, registry }: Acto
             Started {formatDateTime(actor.startedAt)} · {trace.length} snapshot{trace.length === 1 ? '' : 's'}
             {actor.dropped ? ` (${actor.dropped} earlier dropped)` : ''}
             {actor.importId ? ` · import ${actor.importId}` : ''}
+            {actor.integration ? ` · integration ${actor.integration}` : ''}
           </Text>
         </div>
         <Button size="compact-sm" variant="default" leftSection={<IconDownload size={14} />} onClick={onExport}>
@@ -169,6 +171,9 @@ export function ActorTrace({ actor, position, onStep, onExport, registry }: Acto
 
       {actor.importId ? (
         <AuditLogSection key={`${actor.id}:${actor.importId}`} actor={{ ...actor, importId: actor.importId }} registry={registry} shownAt={entry?.at} />
+      ) : null}
+      {actor.integration ? (
+        <SyncLogSection key={`${actor.id}:${actor.integration}`} actor={{ ...actor, integration: actor.integration }} registry={registry} shownAt={entry?.at} />
       ) : null}
     </Stack>
   );

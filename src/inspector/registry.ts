@@ -41,6 +41,8 @@ export interface AuditLogEntry {
 export interface AttachedAuditLog {
   /** The import the log is of. */
   importId?: string;
+  /** The integration the log is of (an integration's sync log). */
+  integration?: string;
   fetchedAt: number;
   /** The import's status and progress on the server when fetched. */
   importStatus?: string;
@@ -58,6 +60,8 @@ export interface InspectedActor {
   trace: TraceEntry[];
   /** For an import: the server's audit log of that import, fetched on demand by the panel. */
   importId?: string | null;
+  /** For an integration card: the integration whose server sync log the panel shows. */
+  integration?: string | null;
   /** Snapshots dropped from the start of the trace by the cap. */
   dropped?: number;
   /** Read from an exported trace file (replayed without a server). */
@@ -68,6 +72,8 @@ export interface InspectedActor {
 export interface TrackOptions {
   /** Where the machine keeps its server import id (shown with the server's audit log). */
   importIdOf?: (context: unknown) => string | null | undefined;
+  /** Which integration the machine is about (its server sync log is shown beside it). */
+  integrationOf?: (context: unknown) => string | null | undefined;
   /**
    * Record the root's invoked child of this id instead of the root (a machine a page machine
    * runs as its child: the report page's `recalculation` and `reportFilter`). The tracker's
@@ -247,6 +253,8 @@ export class InspectorRegistry {
       entry.live = !viewGone && status === 'active';
       const importId = options.importIdOf?.(snapshot.context);
       if (importId !== undefined) entry.importId = importId;
+      const integration = options.integrationOf?.(snapshot.context);
+      if (integration !== undefined) entry.integration = integration;
       this.changed();
     };
 
@@ -312,6 +320,7 @@ export class InspectorRegistry {
       startedAt: actor.startedAt,
       trace,
       ...(actor.importId === undefined ? {} : { importId: actor.importId }),
+      ...(actor.integration === undefined ? {} : { integration: actor.integration }),
       ...(actor.dropped ? { dropped: actor.dropped } : {}),
       ...(actor.auditLog ? { auditLog: redact(actor.auditLog) as AttachedAuditLog } : {}),
       id,

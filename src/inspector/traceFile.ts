@@ -47,11 +47,13 @@ const ActorStruct = type({
   live: optional(boolean()),
   trace: array(TraceEntryStruct),
   importId: optional(nullable(string())),
+  integration: optional(nullable(string())),
   dropped: optional(number()),
   loaded: optional(boolean()),
   auditLog: optional(
     type({
       importId: optional(string()),
+      integration: optional(string()),
       fetchedAt: number(),
       importStatus: optional(string()),
       progress: optional(number()),

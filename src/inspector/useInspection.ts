@@ -15,7 +15,7 @@ export interface UseInspectionOptions extends TrackOptions {
  * (marked not live). Under React's development double effects the actor stays one entry, live.
  */
 export function useInspection(name: string, options: UseInspectionOptions = {}): (event: InspectionEvent) => void {
-  const [tracker] = useState(() => (options.registry ?? inspectorRegistry).track(name, { importIdOf: options.importIdOf }));
+  const [tracker] = useState(() => (options.registry ?? inspectorRegistry).track(name, { importIdOf: options.importIdOf, integrationOf: options.integrationOf }));
   useEffect(() => {
     tracker.resume();
     return () => tracker.stop();

@@ -6,6 +6,7 @@ import { AccountCard } from '../settings/account/AccountCard';
 import { CustomAttributesSection } from '../settings/attributes/CustomAttributesSection';
 import { ApiTokenCard } from '../settings/dataSources/ApiTokenCard';
 import { CsvImportCard } from '../settings/dataSources/CsvImportCard';
+import { IntegrationCards } from '../settings/dataSources/IntegrationCards';
 import { PlanSection } from '../settings/plan/PlanSection';
 import { SegmentationSection } from '../settings/segmentation/SegmentationSection';
 import { SettingsSection } from '../settings/SettingsSection';
@@ -27,9 +28,10 @@ export function SettingsPage() {
           <SettingsSection title="Plan" description="Your plan, what you use of its limits, and the other plans.">
             <PlanSection />
           </SettingsSection>
-          <SettingsSection title="Data sources" description="Bring your payments and customers in from a spreadsheet or your own systems.">
-            <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+          <SettingsSection title="Data sources" description="Bring your payments and customers in from a spreadsheet, your billing and invoicing tools, or your own systems.">
+            <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }} spacing="lg">
               <CsvImportCard />
+              <IntegrationCards />
               <ApiTokenCard />
             </SimpleGrid>
           </SettingsSection>

@@ -2,6 +2,7 @@ import { authMachine } from '../../machines/auth/authMachine';
 import { anyAuthTestModel } from './auth/authModel';
 import { columnRecalculationModelEntry } from './columnRecalculation/columnRecalculationModel';
 import { csvImportModelEntry } from './csvImport/csvImportModel';
+import { integrationSyncModelEntry } from './integrationSync/integrationSyncModel';
 import { liveConnectionModelEntry } from './liveConnection/liveConnectionModel';
 import { paymentsImportModelEntry } from './mappingWizard/paymentsImportModel';
 import { segmentsImportModelEntry } from './mappingWizard/segmentsImportModel';
@@ -28,4 +29,5 @@ export const machineModels: MachineModelEntry[] = [
   reportPageModelEntry,
   presentationModelEntry,
   columnRecalculationModelEntry,
+  integrationSyncModelEntry,
 ];

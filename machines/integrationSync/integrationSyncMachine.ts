@@ -1,0 +1,270 @@
+import { assign, setup } from 'xstate';
+import type { ActorRefFrom, SnapshotFrom } from 'xstate';
+import { integrationSyncActors, servicesNotProvided, toSaveFailure } from './integrationSyncActors';
+import { disconnectFailedMessage, retryFailedMessage, SYNC_FAILED_FALLBACK } from './messages';
+import type { IntegrationAnswer, IntegrationAnswerEvent, IntegrationSyncContext, IntegrationSyncEvent, IntegrationSyncInput, IntegrationSyncNotice } from './types';
+
+export function initialIntegrationSyncContext(input: IntegrationSyncInput): IntegrationSyncContext {
+  return { name: input.name, integration: null, percent: 0, error: null, saveFailure: null, awaitingFirstSync: false };
+}
+
+type Answer = { integration: IntegrationAnswer | null };
+const fromAnswer = ({ event }: { event: IntegrationAnswerEvent }): Answer => ({ integration: event.integration });
+const fromOutput = ({ event }: { event: { output: IntegrationAnswer } }): Answer => ({ integration: event.output });
+const fromContext = ({ context }: { context: IntegrationSyncContext }): Answer => ({ integration: context.integration });
+
+/** Takes the server's answer into the context. */
+const ASSIGN = { type: 'assignIntegration', params: fromAnswer } as const;
+
+/** A busy state (the dialog open, a call in flight) keeps the server's answers without moving. */
+const KEEP_ANSWERS = {
+  'integration.answer.notConfigured': { actions: ASSIGN },
+  'integration.answer.syncing': { actions: ASSIGN },
+  'integration.answer.synced': { actions: ASSIGN },
+  'integration.answer.failed': { actions: ASSIGN },
+} as const;
+
+const clampPercent = (value: number) => Math.min(100, Math.max(0, Number.isFinite(value) ? value : 0));
+
+/**
+ * One integration card of Settings → Data sources (second spec document: "Integration card:
+ * configuration needed, then connected once initially synced; sync in progress is shown with a
+ * percent. A sync-complete event shows a toast.").
+ *
+ * - `loading` (initial): no answer about the integration yet. The first answer
+ *   (GET /integrations, or IntegrationsChannel) settles the card in one of the states below.
+ * - `configurationNeeded`: nothing configured. `integration.configure` opens the dialog of a
+ *   configurable integration (→ `configuring`); `integration.connect` sends the browser to
+ *   the connect URL of an OAuth integration (→ `connecting.redirecting`, which the page leaves).
+ * - `configuring`: the configuration dialog is open (also to change a saved configuration).
+ *   `integration.save` → `connecting.saving`; `integration.cancel` → the state the server's
+ *   last answer says. Answers arriving meanwhile are kept, the dialog stays.
+ * - `connecting.saving`: POST /integrations/{name}. Accepted → `syncing` (the first sync is
+ *   queued) or `connected` (saved again after the first sync); refused → `configuring` with
+ *   the refusal (a field's message, the provider's cannot-connect message, or 'We could not
+ *   save configuration').
+ * - `syncing`: the first sync runs; `percent` follows each answer. IntegrationStatusEventsChannel's
+ *   `initially_synced` → `connected` with the sync-complete toast; `sync_failed` → `failed`.
+ * - `connected`: initially synced; later incremental syncs run behind it. A failed one → `failed`.
+ * - `failed`: the last sync failed (`error` says why). `integration.retry` → `failed.retrying`
+ *   (POST /integrations/{name}/sync) → `syncing` or `connected`; refused → back with a toast.
+ * - `disconnecting`: DELETE /integrations/{name} (from syncing, connected or failed) →
+ *   `configurationNeeded`; refused → back, with a toast.
+ *
+ * Whatever the state, an answer that says otherwise (another tab connected, the server
+ * finished) moves the card there: every settled state takes the answers (`integration.answer.*`, named by `answerEvent`). The toasts
+ * and the redirect are effects provided by src/ (`notify`, `redirect`); the calls are actors
+ * provided the same way (`integrationSyncActors(services)`).
+ */
+export const integrationSyncMachine = setup({
+  types: {
+    context: {} as IntegrationSyncContext,
+    events: {} as IntegrationSyncEvent,
+    input: {} as IntegrationSyncInput,
+  },
+  actors: integrationSyncActors(servicesNotProvided),
+  actions: {
+    assignIntegration: assign((_, params: Answer) => {
+      const integration = params.integration;
+      if (!integration) return {};
+      return {
+        integration,
+        percent: clampPercent(integration.initially_synced ? 100 : integration.initial_progress),
+        error: integration.sync_status === 'failed' ? (integration.last_error ?? SYNC_FAILED_FALLBACK) : null,
+      };
+    }),
+    startFirstSync: assign({ awaitingFirstSync: true }),
+    markSynced: assign(({ context }) => ({
+      awaitingFirstSync: false,
+      percent: 100,
+      integration: context.integration ? { ...context.integration, initially_synced: true, initial_progress: 100 } : null,
+    })),
+    markFailed: assign(({ context }, params: { error: string }) => ({
+      error: params.error || SYNC_FAILED_FALLBACK,
+      integration: context.integration ? { ...context.integration, sync_status: 'failed' as const, last_error: params.error || SYNC_FAILED_FALLBACK } : null,
+    })),
+    markDisconnected: assign(({ context }) => ({
+      percent: 0,
+      error: null,
+      awaitingFirstSync: false,
+      integration: context.integration
+        ? { ...context.integration, configured: false, initially_synced: false, initial_progress: 0, sync_status: 'idle' as const, last_error: null }
+        : null,
+    })),
+    clearSaveFailure: assign({ saveFailure: null }),
+    assignSaveFailure: assign({ saveFailure: (_, params: { error: unknown }) => toSaveFailure(params.error) }),
+    /** Shows a toast (provided: the app's toast helpers). */
+    notify: (_, _params: IntegrationSyncNotice) => {},
+    /** Sends the browser to the integration's connect URL (provided: adds the token and the way back). */
+    redirect: (_, _params: { url: string }) => {},
+  },
+  guards: {
+    isFailed: (_, params: Answer) => params.integration?.configured === true && params.integration.sync_status === 'failed',
+    isFirstSync: (_, params: Answer) => params.integration?.configured === true && !params.integration.initially_synced,
+    isSynced: (_, params: Answer) => params.integration?.configured === true && params.integration.initially_synced,
+    /** The card opens a configuration dialog. */
+    isConfigurable: ({ context }) => context.integration?.enabled === true && context.integration.connect === 'dialog',
+    /** The card sends the browser to the provider (OAuth). */
+    isRedirecting: ({ context }) => context.integration?.enabled === true && context.integration.connect === 'oauth' && !!context.integration.connect_url,
+    awaitingFirstSync: ({ context }) => context.awaitingFirstSync,
+  },
+}).createMachine({
+  id: 'integrationSync',
+  context: ({ input }) => initialIntegrationSyncContext(input),
+  initial: 'loading',
+  states: {
+    loading: {
+      on: {
+        'integration.answer.notConfigured': { target: 'configurationNeeded', actions: ASSIGN },
+        'integration.answer.syncing': { target: 'syncing', actions: ASSIGN },
+        'integration.answer.synced': { target: 'connected', actions: ASSIGN },
+        'integration.answer.failed': { target: 'failed', actions: ASSIGN },
+      },
+    },
+
+    configurationNeeded: {
+      on: {
+        'integration.answer.notConfigured': { actions: ASSIGN },
+        'integration.answer.syncing': { target: 'syncing', actions: ASSIGN },
+        'integration.answer.synced': { target: 'connected', actions: ASSIGN },
+        'integration.answer.failed': { target: 'failed', actions: ASSIGN },
+        'integration.configure': { guard: 'isConfigurable', target: 'configuring', actions: 'clearSaveFailure' },
+        'integration.connect': { guard: 'isRedirecting', target: 'connecting.redirecting' },
+      },
+    },
+
+    configuring: {
+      on: {
+        ...KEEP_ANSWERS,
+        'integration.save': { target: 'connecting.saving', actions: 'clearSaveFailure' },
+        'integration.cancel': [
+          { guard: { type: 'isFailed', params: fromContext }, target: 'failed' },
+          { guard: { type: 'isFirstSync', params: fromContext }, target: 'syncing' },
+          { guard: { type: 'isSynced', params: fromContext }, target: 'connected' },
+          { target: 'configurationNeeded' },
+        ],
+      },
+    },
+
+    connecting: {
+      initial: 'saving',
+      on: {
+        ...KEEP_ANSWERS,
+      },
+      states: {
+        saving: {
+          invoke: {
+            id: 'saveConfiguration',
+            src: 'saveConfiguration',
+            input: ({ context, event }) => ({ name: context.name, configuration: event.type === 'integration.save' ? event.configuration : {} }),
+            onDone: [
+              { guard: { type: 'isFirstSync', params: fromOutput }, target: '#integrationSync.syncing', actions: { type: 'assignIntegration', params: fromOutput } },
+              { target: '#integrationSync.connected', actions: { type: 'assignIntegration', params: fromOutput } },
+            ],
+            onError: { target: '#integrationSync.configuring', actions: { type: 'assignSaveFailure', params: ({ event }) => ({ error: event.error }) } },
+          },
+        },
+        redirecting: {
+          entry: { type: 'redirect', params: ({ context }) => ({ url: context.integration?.connect_url ?? '' }) },
+        },
+      },
+    },
+
+    syncing: {
+      entry: 'startFirstSync',
+      on: {
+        'integration.answer.notConfigured': { target: 'configurationNeeded', actions: ASSIGN },
+        'integration.answer.syncing': { actions: ASSIGN },
+        'integration.answer.synced': { target: 'connected', actions: ASSIGN },
+        'integration.answer.failed': { target: 'failed', actions: ASSIGN },
+        'integration.initiallySynced': {
+          target: 'connected',
+          actions: ['markSynced', { type: 'notify', params: ({ context }) => ({ kind: 'syncComplete' as const, name: context.name }) }],
+        },
+        'integration.syncFailed': { target: 'failed', actions: { type: 'markFailed', params: ({ event }) => ({ error: event.error }) } },
+        'integration.configure': { guard: 'isConfigurable', target: 'configuring', actions: 'clearSaveFailure' },
+        'integration.disconnect': { target: 'disconnecting' },
+      },
+    },
+
+    connected: {
+      on: {
+        'integration.answer.notConfigured': { target: 'configurationNeeded', actions: ASSIGN },
+        'integration.answer.syncing': { target: 'syncing', actions: ASSIGN },
+        'integration.answer.synced': { actions: ASSIGN },
+        'integration.answer.failed': { target: 'failed', actions: ASSIGN },
+        'integration.initiallySynced': {
+          guard: 'awaitingFirstSync',
+          actions: ['markSynced', { type: 'notify', params: ({ context }) => ({ kind: 'syncComplete' as const, name: context.name }) }],
+        },
+        'integration.syncFailed': { target: 'failed', actions: { type: 'markFailed', params: ({ event }) => ({ error: event.error }) } },
+        'integration.configure': { guard: 'isConfigurable', target: 'configuring', actions: 'clearSaveFailure' },
+        'integration.disconnect': { target: 'disconnecting' },
+      },
+    },
+
+    failed: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            'integration.answer.notConfigured': { target: '#integrationSync.configurationNeeded', actions: ASSIGN },
+            'integration.answer.syncing': { target: '#integrationSync.syncing', actions: ASSIGN },
+            'integration.answer.synced': { target: '#integrationSync.connected', actions: ASSIGN },
+            'integration.answer.failed': { actions: ASSIGN },
+            'integration.retry': { target: 'retrying' },
+            'integration.configure': { guard: 'isConfigurable', target: '#integrationSync.configuring', actions: 'clearSaveFailure' },
+            'integration.disconnect': { target: '#integrationSync.disconnecting' },
+          },
+        },
+        retrying: {
+          on: {
+            ...KEEP_ANSWERS,
+          },
+          invoke: {
+            id: 'retrySync',
+            src: 'retrySync',
+            input: ({ context }) => ({ name: context.name }),
+            onDone: [
+              { guard: { type: 'isFirstSync', params: fromOutput }, target: '#integrationSync.syncing', actions: { type: 'assignIntegration', params: fromOutput } },
+              { target: '#integrationSync.connected', actions: { type: 'assignIntegration', params: fromOutput } },
+            ],
+            onError: { target: 'idle', actions: { type: 'notify', params: ({ context }) => ({ kind: 'failure' as const, message: retryFailedMessage(context.name) }) } },
+          },
+        },
+      },
+    },
+
+    disconnecting: {
+      on: {
+        ...KEEP_ANSWERS,
+      },
+      invoke: {
+        id: 'disconnect',
+        src: 'disconnect',
+        input: ({ context }) => ({ name: context.name }),
+        onDone: { target: 'configurationNeeded', actions: 'markDisconnected' },
+        onError: [
+          {
+            guard: { type: 'isFailed', params: fromContext },
+            target: 'failed',
+            actions: { type: 'notify', params: ({ context }) => ({ kind: 'failure' as const, message: disconnectFailedMessage(context.name) }) },
+          },
+          {
+            guard: { type: 'isFirstSync', params: fromContext },
+            target: 'syncing',
+            actions: { type: 'notify', params: ({ context }) => ({ kind: 'failure' as const, message: disconnectFailedMessage(context.name) }) },
+          },
+          {
+            target: 'connected',
+            actions: { type: 'notify', params: ({ context }) => ({ kind: 'failure' as const, message: disconnectFailedMessage(context.name) }) },
+          },
+        ],
+      },
+    },
+  },
+});
+
+export type IntegrationSyncMachine = typeof integrationSyncMachine;
+export type IntegrationSyncSnapshot = SnapshotFrom<IntegrationSyncMachine>;
+export type IntegrationSyncActorRef = ActorRefFrom<IntegrationSyncMachine>;
