@@ -1161,6 +1161,212 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every data source card, connected or not */
+        get: operations["listIntegrations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/action_urls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where the browser goes to connect each data source by OAuth (null: not by OAuth) */
+        get: operations["integrationActionUrls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Saves a data source’s configuration and starts its sync
+         * @description The body is the provider’s configuration (Chargebee: `chargebee_api_key`, `chargebee_site`; Fakturownia: `fakturownia_api_token`, `fakturownia_subdomain`). Each empty field is a 422 on its pointer; credentials the provider refuses are a 422 with `code` cannot_connect_to_{provider}. Saving again replaces the configuration.
+         */
+        post: operations["configureIntegration"];
+        /** Disconnects a data source; what it synced stays */
+        delete: operations["disconnectIntegration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/{name}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Syncs a connected data source now (the Retry of a failed sync) */
+        post: operations["syncIntegration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/{name}/sync_log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What happened to a data source’s syncs, newest first (for support) */
+        get: operations["integrationSyncLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invoice_items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account’s invoice line items of a status, a page at a time
+         * @description `processing_status` defaults to distillation_failed (the rejected lines). `sort_by` is a field then `:asc` or `:desc` (default `created_at:desc`); ties by id. `next` is the cursor the previous page gave.
+         */
+        get: operations["listInvoiceItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invoice_items/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the account has rejected invoice lines */
+        get: operations["invoiceItemsStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/distillers/exact_match_affected_invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many rejected lines have exactly this name (what a rule would take) */
+        get: operations["distillerAffectedInvoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/distillers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adds an import rule and turns the rejected lines it matches into payments
+         * @description 201 with the rule and `processed`, the number of lines that became payments. 409 'Rule already present' when the account has a rule of that line name. 422 with the drawer's messages: 'Line name is required.', 'Product name is required', 'Duration is required.', 'Value should be a number ex. 12'.
+         */
+        post: operations["createDistiller"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/stripe/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a Stripe Connect event
+         * @description Called by Stripe, signed with the endpoint secret (Stripe-Signature). Queues an incremental sync of the connected account the event names.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            received: boolean;
+                            /** @description Whether a sync of the connected account was queued */
+                            queued: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/business_report/sections/{id}/export_data": {
         parameters: {
             query?: never;
@@ -11137,6 +11343,1032 @@ export interface operations {
             };
             /** @description Not found (or not in your account) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listIntegrations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description The data source */
+                            name: "stripe" | "chargebee" | "intercom" | "zendesk" | "hubspot" | "fakturownia" | "wfirma";
+                            /** @description A provider is built for it (or it is in closed beta): its card can be clicked */
+                            enabled: boolean;
+                            /** @description Connecting it opens a configuration dialog */
+                            configurable: boolean;
+                            /** @description Credentials are saved (the dialog was saved, or OAuth completed) */
+                            configured: boolean;
+                            /** @description Its first full sync finished */
+                            initially_synced: boolean;
+                            /** @description The first sync’s percent */
+                            initial_progress: number;
+                            /** @description Where the browser goes to connect it by OAuth (from the site root), else null */
+                            connect_url: string | null;
+                            connect: "oauth" | "dialog" | "closed_beta";
+                            sync_status: "idle" | "queued" | "syncing" | "failed";
+                            /** @description When the last successful sync ended */
+                            last_synced_at: string | null;
+                            /** @description Why the last sync failed, in a sentence */
+                            last_error: string | null;
+                            /** @description Non-secret settings (e.g. chargebee_site); never keys, tokens or passwords */
+                            config: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    integrationActionUrls: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            [key: string]: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    configureIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        /** @description The provider’s configuration fields */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The data source */
+                        name: "stripe" | "chargebee" | "intercom" | "zendesk" | "hubspot" | "fakturownia" | "wfirma";
+                        /** @description A provider is built for it (or it is in closed beta): its card can be clicked */
+                        enabled: boolean;
+                        /** @description Connecting it opens a configuration dialog */
+                        configurable: boolean;
+                        /** @description Credentials are saved (the dialog was saved, or OAuth completed) */
+                        configured: boolean;
+                        /** @description Its first full sync finished */
+                        initially_synced: boolean;
+                        /** @description The first sync’s percent */
+                        initial_progress: number;
+                        /** @description Where the browser goes to connect it by OAuth (from the site root), else null */
+                        connect_url: string | null;
+                        connect: "oauth" | "dialog" | "closed_beta";
+                        sync_status: "idle" | "queued" | "syncing" | "failed";
+                        /** @description When the last successful sync ended */
+                        last_synced_at: string | null;
+                        /** @description Why the last sync failed, in a sentence */
+                        last_error: string | null;
+                        /** @description Non-secret settings (e.g. chargebee_site); never keys, tokens or passwords */
+                        config: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    disconnectIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    syncIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The data source */
+                        name: "stripe" | "chargebee" | "intercom" | "zendesk" | "hubspot" | "fakturownia" | "wfirma";
+                        /** @description A provider is built for it (or it is in closed beta): its card can be clicked */
+                        enabled: boolean;
+                        /** @description Connecting it opens a configuration dialog */
+                        configurable: boolean;
+                        /** @description Credentials are saved (the dialog was saved, or OAuth completed) */
+                        configured: boolean;
+                        /** @description Its first full sync finished */
+                        initially_synced: boolean;
+                        /** @description The first sync’s percent */
+                        initial_progress: number;
+                        /** @description Where the browser goes to connect it by OAuth (from the site root), else null */
+                        connect_url: string | null;
+                        connect: "oauth" | "dialog" | "closed_beta";
+                        sync_status: "idle" | "queued" | "syncing" | "failed";
+                        /** @description When the last successful sync ended */
+                        last_synced_at: string | null;
+                        /** @description Why the last sync failed, in a sentence */
+                        last_error: string | null;
+                        /** @description Non-secret settings (e.g. chargebee_site); never keys, tokens or passwords */
+                        config: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Busy: the resource is being worked on (e.g. a calculated column being computed); try again when it is done */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    integrationSyncLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first, at most 100 */
+                        items: {
+                            /** Format: date-time */
+                            at: string;
+                            event: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listInvoiceItems: {
+        parameters: {
+            query?: {
+                processing_status?: "distillation_failed" | "pending" | "distilled" | "ignored";
+                sort_by?: "created_at:desc" | "created_at:asc" | "name:asc" | "name:desc" | "value:desc" | "value:asc" | "issue_date:desc" | "issue_date:asc";
+                next?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            /** @description The line’s name on the invoice (what a rule matches) */
+                            name: string;
+                            /** @description Gross value of the line in minor units of `currency` (the quantity included) */
+                            value: number;
+                            /** @description ISO 4217 */
+                            currency: string;
+                            quantity: number;
+                            /** @description The integration it came from (fakturownia, wfirma) or manual */
+                            source: string;
+                            processing_status: "pending" | "distilled" | "distillation_failed" | "ignored";
+                            invoice: {
+                                number: string | null;
+                                buyer_name: string | null;
+                                buyer_id: string | null;
+                                issue_date: string | null;
+                            };
+                        }[];
+                        total_count: number;
+                        next: string | null;
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    invoiceItemsStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        has_rejected_invoice_items: boolean;
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    distillerAffectedInvoices: {
+        parameters: {
+            query: {
+                line_name: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createDistiller: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The exact line name it matches; blank: 'Line name is required.' */
+                    line_name?: unknown;
+                    /** @description recurring (default), metered, one_time or freemium */
+                    item_type?: unknown;
+                    /** @description 'started_at' (default): the issue date starts the period; 'ended_at': it ends it */
+                    issue_date_treatment?: unknown;
+                    /** @description The product of the payments; blank: 'Product name is required' */
+                    product_key?: unknown;
+                    /** @description Whole months >= 1 (a number or digits); missing: 'Duration is required.', else 'Value should be a number ex. 12' */
+                    duration_in_months?: unknown;
+                    /** @description 'equal' (the only one) */
+                    matcher?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        distiller: {
+                            id: string;
+                            line_name: string;
+                            /** @enum {string} */
+                            matcher: "equal";
+                            item_type: string;
+                            issue_date_treatment: "started_at" | "ended_at";
+                            product_key: string;
+                            duration_in_months: number;
+                        };
+                        processed: number;
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Busy: the resource is being worked on (e.g. a calculated column being computed); try again when it is done */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
