@@ -1,11 +1,11 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * `npm test`: type-check, lint, the architecture check (dependency-cruiser), every vitest project, then Playwright e2e, stopping at the
- * first failing step. Ends with one line of totals ('N passed, N failed').
+ * `npm test`: type-check, lint and the architecture check (dependency-cruiser) side by side, every vitest project, then
+ * Playwright e2e, stopping at the first failing step. Ends with one line of totals ('N passed, N failed').
  * `SKIP_E2E=true` leaves e2e out and `SKIP_STATIC=true` the type-check, lint and architecture check (CI's second,
  * PostgreSQL pass); arguments go to vitest (`npm test -- --project server`).
  */
@@ -64,8 +64,40 @@ function countPlaywright(): void {
   skipped += report.stats.skipped;
 }
 
+const STATIC_STEPS = new Set(['type-check', 'lint', 'architecture']);
+
+/** Runs a step with its output kept, to be printed whole once it ends (steps run side by side). */
+function runBuffered(step: Step): Promise<{ status: number | null; output: string; seconds: string }> {
+  const stepStarted = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(step.command, step.args, { cwd: root, env: { ...env, ...step.extraEnv } });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', (error) => (output += String(error)));
+    child.on('close', (status) => resolve({ status, output, seconds: ((Date.now() - stepStarted) / 1000).toFixed(1) }));
+  });
+}
+
 let exitCode = 0;
-for (const step of steps) {
+// The static checks are single-threaded: they run side by side, each one's output printed whole.
+const staticSteps = steps.filter((step) => STATIC_STEPS.has(step.name));
+if (staticSteps.length > 0) {
+  console.log(`\n▶ ${staticSteps.map((step) => step.name).join(', ')} (side by side)`);
+  const results = await Promise.all(staticSteps.map((step) => runBuffered(step)));
+  staticSteps.forEach((step, k) => {
+    const result = results[k]!;
+    if (result.output.trim()) process.stdout.write(result.output.endsWith('\n') ? result.output : `${result.output}\n`);
+    if (result.status !== 0) {
+      console.error(`✖ ${step.name} failed (exit ${String(result.status)}) after ${result.seconds} s`);
+      failed += 1;
+      exitCode ||= result.status ?? 1;
+    } else {
+      console.log(`✔ ${step.name} (${result.seconds} s)`);
+    }
+  });
+}
+for (const step of exitCode === 0 ? steps.filter((each) => !STATIC_STEPS.has(each.name)) : []) {
   const stepStarted = Date.now();
   console.log(`\n▶ ${step.name}`);
   const result = spawnSync(step.command, step.args, { cwd: root, stdio: 'inherit', env: { ...env, ...step.extraEnv } });
@@ -74,7 +106,6 @@ for (const step of steps) {
   if (step.name === 'e2e') countPlaywright();
   if (result.status !== 0) {
     console.error(`✖ ${step.name} failed (exit ${String(result.status ?? result.signal)}) after ${seconds} s`);
-    if (step.name === 'type-check' || step.name === 'lint' || step.name === 'architecture') failed += 1;
     exitCode = result.status ?? 1;
     break;
   }
