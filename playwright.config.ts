@@ -10,7 +10,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  // Generous: CI runs the server tests against PostgreSQL beside e2e, so the machine is loaded.
+  // Generous, for a loaded 2-core machine: several tests wait on the server's one PGlite session
+  // behind an import or a recalculation. A hung test still fails, at a minute.
   timeout: 60_000,
   expect: { timeout: 15_000 },
   forbidOnly: !!process.env.CI,
