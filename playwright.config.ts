@@ -1,14 +1,17 @@
 import { defineConfig, devices } from '@playwright/test';
 
 /**
- * E2E against the real product: global setup runs `npm start` on a temporary DATA_DIR and a
- * free port (production build, embedded PGlite, demo seed), and tests drive Debian's Chromium.
+ * E2E against the real product: the global setup builds the SPA and starts the providers' fakes;
+ * each worker runs `npm start` on a temporary DATA_DIR and a free port (production build, embedded
+ * PGlite, demo seed: e2e/support/test.ts), and tests drive Debian's Chromium. Two workers take spec
+ * files side by side, each against its own server (E2E_WORKERS overrides the count); the tests
+ * of one file run in order in one worker.
  */
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   // Generous, for a loaded 2-core machine: several tests wait on the server's one PGlite session
   // behind an import or a recalculation. A hung test still fails, at a minute.

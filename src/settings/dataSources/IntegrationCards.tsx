@@ -11,9 +11,13 @@ import { tokenStore } from '../../api/tokenStore';
 import { useLiveChannels } from '../../cable/LiveChannelsContext';
 import type { LiveChannels } from '../../cable/liveChannels';
 import { FailureAlert } from '../../components/FailureAlert';
+import { invoiceStatusKey } from '../../invoices/invoicesApi';
 import { toastError, toastSuccess } from '../../notifications/toast';
 import { IntegrationCard } from './IntegrationCard';
 import { createIntegrationServices, INTEGRATIONS_FETCH_FAILURE, oauthRedirectUrl, patchIntegration, useIntegrations, watchIntegrations } from './integrationsApi';
+
+/** Data sources whose lines go through the import rules (their rejected lines show in the top bar). */
+const INVOICING_TOOLS: ReadonlySet<IntegrationName> = new Set(['fakturownia', 'wfirma']);
 
 const isName = (value: string | null): value is IntegrationName => value !== null && (INTEGRATION_NAMES as readonly string[]).includes(value);
 
@@ -50,8 +54,13 @@ export function IntegrationCards({ channels, navigate }: IntegrationCardsProps) 
   useEffect(
     () =>
       watchIntegrations(live, {
-        answer: (integration) => patchIntegration(queryClient, integration),
+        answer: (integration) => {
+          patchIntegration(queryClient, integration);
+          // A finished sync of an invoicing tool may have brought lines no rule knows: the top bar asks again.
+          if (INVOICING_TOOLS.has(integration.name) && integration.sync_status === 'idle') void queryClient.invalidateQueries({ queryKey: invoiceStatusKey });
+        },
         statusEvent: (event) => {
+          if (event.event === 'initially_synced') void queryClient.invalidateQueries({ queryKey: invoiceStatusKey });
           const actor = actors.current.get(event.integration);
           if (event.event === 'initially_synced') actor?.send({ type: 'integration.initiallySynced' });
           else actor?.send({ type: 'integration.syncFailed', error: event.error });
