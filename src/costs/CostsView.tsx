@@ -1,11 +1,12 @@
-import { ActionIcon, Anchor, Button, Group, Menu, Paper, ScrollArea, Skeleton, Stack, Table, Text, ThemeIcon, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Group, Menu, Paper, ScrollArea, Skeleton, Stack, Table, Text, ThemeIcon, VisuallyHidden } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconChevronDown, IconChevronUp, IconDots, IconFileImport, IconPencil, IconPlus, IconReceipt2, IconSelector, IconTrash } from '@tabler/icons-react';
+import { IconDots, IconFileImport, IconPencil, IconPlus, IconReceipt2, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { COST_DELETE_FAILURE, COSTS_EMPTY, COSTS_FETCH_FAILURE, type Cost } from '../../models/costs';
 import { FailureAlert } from '../components/FailureAlert';
 import { PageHeader } from '../components/PageHeader';
+import { SortHeader } from '../components/SortHeader';
 import { toastError, toastSuccess } from '../notifications/toast';
 import { formatMoney } from '../reports/charts/format';
 import { currencyDigits } from '../../models/money';
@@ -135,23 +136,6 @@ export function CostsView() {
       )}
       <CostDrawer opened={editing !== null} cost={editing?.cost ?? null} onClose={() => setEditing(null)} />
     </>
-  );
-}
-
-function SortHeader({ label, field, sort, onSort, align }: { label: string; field: 'date' | 'value'; sort: CostsSort; onSort: (field: 'date' | 'value') => void; align?: 'right' }) {
-  const order = sort.startsWith(`${field}:`) ? (sort.endsWith('asc') ? 'ascending' : 'descending') : 'none';
-  const Icon = order === 'ascending' ? IconChevronUp : order === 'descending' ? IconChevronDown : IconSelector;
-  return (
-    <Table.Th aria-sort={order} ta={align}>
-      <UnstyledButton onClick={() => onSort(field)} aria-label={`Sort by ${label.toLowerCase()}`}>
-        <Group gap={4} wrap="nowrap" justify={align === 'right' ? 'flex-end' : 'flex-start'}>
-          <Text fw={600} size="sm">
-            {label}
-          </Text>
-          <Icon size={14} />
-        </Group>
-      </UnstyledButton>
-    </Table.Th>
   );
 }
 

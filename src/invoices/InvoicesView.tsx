@@ -1,10 +1,11 @@
-import { Badge, Button, Group, Paper, ScrollArea, Skeleton, Stack, Table, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
-import { IconChevronDown, IconChevronUp, IconFilterPlus, IconReceiptOff, IconSelector } from '@tabler/icons-react';
+import { Badge, Button, Group, Paper, ScrollArea, Skeleton, Stack, Table, Text, ThemeIcon } from '@mantine/core';
+import { IconFilterPlus, IconReceiptOff } from '@tabler/icons-react';
 import { useState } from 'react';
 import { currencyDigits } from '../../models/money';
 import { INVOICES_FAILURE, type InvoiceItem, type InvoiceItemSort } from '../../models/invoices';
 import { FailureAlert } from '../components/FailureAlert';
 import { PageHeader } from '../components/PageHeader';
+import { SortHeader } from '../components/SortHeader';
 import { dayLabel } from '../costs/CostsView';
 import { formatMoney } from '../reports/charts/format';
 import { DEFAULT_INVOICE_SORT, useRejectedItemPages } from './invoicesApi';
@@ -129,23 +130,6 @@ function ItemRow({ item, onCreateRule }: { item: InvoiceItem; onCreateRule: () =
         </Button>
       </Table.Td>
     </Table.Tr>
-  );
-}
-
-function SortHeader({ label, field, sort, onSort, align }: { label: string; field: SortField; sort: InvoiceItemSort; onSort: (field: SortField) => void; align?: 'right' }) {
-  const order = sort.startsWith(`${field}:`) ? (sort.endsWith('asc') ? 'ascending' : 'descending') : 'none';
-  const Icon = order === 'ascending' ? IconChevronUp : order === 'descending' ? IconChevronDown : IconSelector;
-  return (
-    <Table.Th aria-sort={order} ta={align}>
-      <UnstyledButton onClick={() => onSort(field)} aria-label={`Sort by ${label.toLowerCase()}`}>
-        <Group gap={4} wrap="nowrap" justify={align === 'right' ? 'flex-end' : 'flex-start'}>
-          <Text fw={600} size="sm">
-            {label}
-          </Text>
-          <Icon size={14} />
-        </Group>
-      </UnstyledButton>
-    </Table.Th>
   );
 }
 
