@@ -1,9 +1,9 @@
+import { benchApp } from './support/benchApp';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { buildApp } from '../server/app';
 import { openDatabase, type Database } from '../server/db/database';
 import { generateBusiness } from '../server/demo/generate';
 import { createPeerMrrTable, listCases, listMrr, oursOnce, p50, type ListCase } from './support/customerListBench';
@@ -81,18 +81,11 @@ async function main(): Promise<number> {
     log(`column recalculation: ours ${column.ours_ms} ms, duckdb ${column.duckdb_ms} ms, ratio ${column.ratio} (target <= 1)`);
     const definition = await db.kysely.selectFrom('customer_column_definitions').select('id').where('account_id', '=', accountId).executeTakeFirst();
 
-    const app = await buildApp({ db, config: { production: false, jwtSecret: 'bench-secret-that-is-long-enough-to-sign-jwts', testRoutes: false, devOutbox: false }, now: () => NOW, logger: false });
-    // The HTTP peer: the same server and request path (routing, JSON answer), whose handler is
-    // nothing but the plain indexed SELECT of the same page. Registered before ready; its cases
-    // are filled in once they are known. It checks no token, which favours the peer.
-    const peerCases = new Map<string, ListCase>();
-    app.get('/bench/peer/:name', { schema: { hide: true } }, async (request) => {
-      const found = peerCases.get((request.params as { name: string }).name);
-      return { items: found ? (await found.peer()).map((id) => ({ id })) : [] };
-    });
-    await app.ready();
+    // The HTTP peer (bench/support/benchApp.ts): the same server and request path, the plain indexed SELECT of the same page.
+    const bench = await benchApp(db, NOW);
+    const { app } = bench;
     try {
-      const authorization = await signedIn(app, db, accountId);
+      const authorization = await bench.signIn(accountId, 'bench.customers@example.com');
       let start = performance.now();
       await oursOnce(app, authorization, '/customers');
       log(`first GET /customers (snapshot read, list index built): ${(performance.now() - start).toFixed(0)} ms`);
@@ -103,11 +96,8 @@ async function main(): Promise<number> {
       const names = await db.kysely.selectFrom('customers').select('name').where('account_id', '=', accountId).where('deleted_at', 'is', null).orderBy('name').limit(1).offset(Math.floor(mrr.length / 3)).executeTakeFirst();
       const cases = await listCases({ app, db, accountId, deep: Math.floor(mrr.length / 2), definitionId: definition?.id ?? null, searchPrefix: (names?.name ?? 'a').slice(0, 3) });
 
-      for (const c of cases) peerCases.set(c.name, c);
-      const peerOnce = async (name: string) => {
-        const response = await app.inject({ method: 'GET', url: `/bench/peer/${name}` });
-        return (JSON.parse(response.body) as { items: { id: string }[] }).items.map((item) => item.id);
-      };
+      bench.setPeerCases(cases);
+      const peerOnce = bench.peerOnce;
 
       // Parity first (untimed): every case answers the peer's ids in the peer's order.
       let equal = true;
@@ -170,18 +160,6 @@ async function main(): Promise<number> {
     await db?.close();
     await drop();
   }
-}
-
-/** A full user of the seeded account: signed up (a new account), moved into it, signed in again. */
-async function signedIn(app: Awaited<ReturnType<typeof buildApp>>, db: Database, accountId: string): Promise<string> {
-  const email = 'bench.customers@example.com';
-  const password = 'bench-customers-password-42';
-  const up = await app.inject({ method: 'POST', url: '/api/v11/users', payload: { user: { email, password, name: 'Bench' } } });
-  if (up.statusCode !== 201) throw new Error(`sign-up: ${up.statusCode} ${up.body}`);
-  await db.kysely.updateTable('users').set({ account_id: accountId }).where('email', '=', email).execute();
-  const signIn = await app.inject({ method: 'POST', url: '/api/v11/users/sign_in', payload: { user: { email, password } } });
-  if (signIn.statusCode !== 200) throw new Error(`sign-in: ${signIn.statusCode} ${signIn.body}`);
-  return String(signIn.headers.authorization);
 }
 
 process.exitCode = await main();

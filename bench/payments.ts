@@ -1,10 +1,10 @@
+import { benchApp } from './support/benchApp';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { DEFAULT_REPORT_DEFINITIONS } from '../server/metrics/definitions/catalogue';
-import { buildApp } from '../server/app';
 import { openDatabase, type Database } from '../server/db/database';
 import { createMetricsService } from '../server/metrics/service';
 import { encodePaymentCursor, type PaymentSort } from '../server/payments/read';
@@ -75,15 +75,10 @@ async function main(): Promise<number> {
     const accountId = seeded.accountId;
     const kysely = db.kysely;
 
-    const app = await buildApp({ db, config: { production: false, jwtSecret: 'bench-secret-that-is-long-enough-to-sign-jwts', testRoutes: false, devOutbox: false }, now: () => NOW, logger: false });
-    const peerCases = new Map<string, Case>();
-    app.get('/bench/peer/:name', { schema: { hide: true } }, async (request) => {
-      const found = peerCases.get((request.params as { name: string }).name);
-      return { items: found ? (await found.peer()).map((id) => ({ id })) : [] };
-    });
-    await app.ready();
+    const bench = await benchApp(db, NOW);
+    const { app } = bench;
     try {
-      const authorization = await signedIn(app, db, accountId);
+      const authorization = await bench.signIn(accountId, 'bench.payments@example.com');
       const count = await kysely.selectFrom('payments').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
       const deep = Math.floor(Number(count.n) / 2);
 
@@ -130,8 +125,8 @@ async function main(): Promise<number> {
           SEARCH,
         ),
       });
-      for (const c of cases) peerCases.set(c.name, c);
-      const peerOnce = async (name: string) => (JSON.parse((await app.inject({ method: 'GET', url: `/bench/peer/${name}` })).body) as { items: { id: string }[] }).items.map((item) => item.id);
+      bench.setPeerCases(cases);
+      const peerOnce = bench.peerOnce;
 
       let equal = true;
       for (const c of cases) {
@@ -281,18 +276,6 @@ async function main(): Promise<number> {
     await db?.close();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** A full user of the seeded account: signed up (a new account), moved into it, signed in again. */
-async function signedIn(app: Awaited<ReturnType<typeof buildApp>>, db: Database, accountId: string): Promise<string> {
-  const email = 'bench.payments@example.com';
-  const password = 'bench-payments-password-42';
-  const up = await app.inject({ method: 'POST', url: '/api/v11/users', payload: { user: { email, password, name: 'Bench' } } });
-  if (up.statusCode !== 201) throw new Error(`sign-up: ${up.statusCode} ${up.body}`);
-  await db.kysely.updateTable('users').set({ account_id: accountId }).where('email', '=', email).execute();
-  const signIn = await app.inject({ method: 'POST', url: '/api/v11/users/sign_in', payload: { user: { email, password } } });
-  if (signIn.statusCode !== 200) throw new Error(`sign-in: ${signIn.statusCode} ${signIn.body}`);
-  return String(signIn.headers.authorization);
 }
 
 process.exitCode = await main();

@@ -1,14 +1,11 @@
 import { Group, Table, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconChevronUp, IconSelector } from '@tabler/icons-react';
 
-/** A sort of a table as its URL and API spell it: `{field}:asc` or `{field}:desc`. */
-export type FieldSort<F extends string> = `${F}:${'asc' | 'desc'}`;
-
 export interface SortHeaderProps<F extends string> {
   label: string;
   field: F;
-  /** The table's current sort. */
-  sort: FieldSort<F>;
+  /** The table's current sort, as its URL and API spell it: `{field}:asc` or `{field}:desc` (maybe of a field without a header). */
+  sort: string;
   /** Called with the header's field: the table decides the new order (a new field, or the other way round). */
   onSort: (field: F) => void;
   align?: 'right';
