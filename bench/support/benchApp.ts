@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app';
 import type { Database } from '../../server/db/database';
@@ -38,7 +39,7 @@ export async function benchApp(db: Database, now: Date): Promise<BenchApp> {
     },
     peerOnce: async (name) => (JSON.parse((await app.inject({ method: 'GET', url: `/bench/peer/${name}` })).body) as { items: { id: string }[] }).items.map((item) => item.id),
     signIn: async (accountId, email) => {
-      const password = `${email.split('@')[0] ?? 'bench'}-password-42`;
+      const password = randomBytes(18).toString('base64url');
       const up = await app.inject({ method: 'POST', url: '/api/v11/users', payload: { user: { email, password, name: 'Bench' } } });
       if (up.statusCode !== 201) throw new Error(`sign-up: ${up.statusCode} ${up.body}`);
       await db.kysely.updateTable('users').set({ account_id: accountId }).where('email', '=', email).execute();
