@@ -25,9 +25,9 @@ export const PaymentSchema = Type.Object({
   total_value: Type.Union([Type.Number(), Type.Null()], { description: 'Minor units of `currency`; null when open-ended' }),
   monthly_amount: Type.Number({ description: 'Minor units per month, exact (may be fractional)' }),
   currency: Type.String(),
-  items: Type.Array(Type.Object({ product_key: Type.String(), product_name: Type.String(), type: Type.String(), quantity: Type.Number() })),
+  items: Type.Array(Type.Object({ product_key: Type.String(), product_name: Type.String(), type: Type.Union(ITEM_TYPES.map((type) => Type.Literal(type))), quantity: Type.Number() })),
   discount: Type.Union([
-    Type.Object({ kind: Type.String(), monthly_amount: Type.Number({ description: 'Minor units per month' }), months: Type.Union([Type.Number(), Type.Null()]) }),
+    Type.Object({ kind: Type.Union(DISCOUNT_KINDS.map((kind) => Type.Literal(kind))), monthly_amount: Type.Number({ description: 'Minor units per month' }), months: Type.Union([Type.Number(), Type.Null()]) }),
     Type.Null(),
   ]),
   segments: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), value: Type.Union([Type.String(), Type.Null()]) }), {

@@ -9482,11 +9482,11 @@ export interface operations {
                             items: {
                                 product_key: string;
                                 product_name: string;
-                                type: string;
+                                type: "recurring" | "metered" | "one_time" | "freemium";
                                 quantity: number;
                             }[];
                             discount: {
-                                kind: string;
+                                kind: "forever" | "finite";
                                 /** @description Minor units per month */
                                 monthly_amount: number;
                                 months: number | null;
@@ -9630,11 +9630,11 @@ export interface operations {
                             items: {
                                 product_key: string;
                                 product_name: string;
-                                type: string;
+                                type: "recurring" | "metered" | "one_time" | "freemium";
                                 quantity: number;
                             }[];
                             discount: {
-                                kind: string;
+                                kind: "forever" | "finite";
                                 /** @description Minor units per month */
                                 monthly_amount: number;
                                 months: number | null;
@@ -9797,11 +9797,11 @@ export interface operations {
                         items: {
                             product_key: string;
                             product_name: string;
-                            type: string;
+                            type: "recurring" | "metered" | "one_time" | "freemium";
                             quantity: number;
                         }[];
                         discount: {
-                            kind: string;
+                            kind: "forever" | "finite";
                             /** @description Minor units per month */
                             monthly_amount: number;
                             months: number | null;
@@ -10023,11 +10023,11 @@ export interface operations {
                         items: {
                             product_key: string;
                             product_name: string;
-                            type: string;
+                            type: "recurring" | "metered" | "one_time" | "freemium";
                             quantity: number;
                         }[];
                         discount: {
-                            kind: string;
+                            kind: "forever" | "finite";
                             /** @description Minor units per month */
                             monthly_amount: number;
                             months: number | null;
