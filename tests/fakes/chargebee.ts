@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { listenFake } from './server';
+import { FaultInjector, listenFake } from './server';
 import type { FakeProvider } from './types';
 
 /**
@@ -125,11 +125,7 @@ export function fakeCoupon(id: string, durationType: 'one_time' | 'forever' | 'l
 
 export async function startFakeChargebee(): Promise<FakeChargebee> {
   const data: Record<Resource, Json[]> = { customers: [], subscriptions: [], invoices: [], coupons: [] };
-  let limited = 0;
-  let retryAfter = 1;
-  let failures = 0;
-  let failureStatus = 503;
-  let delayMs = 0;
+  const faults = new FaultInjector();
   const calls: { path: string; query: URLSearchParams }[] = [];
 
   const add = (input: FakeChargebeeData) => {
@@ -159,9 +155,7 @@ export async function startFakeChargebee(): Promise<FakeChargebee> {
 
   const reset = () => {
     for (const resource of Object.keys(RESOURCES) as Resource[]) data[resource] = [];
-    limited = 0;
-    failures = 0;
-    delayMs = 0;
+    faults.reset();
     calls.length = 0;
   };
 
@@ -175,14 +169,9 @@ export async function startFakeChargebee(): Promise<FakeChargebee> {
       const body = await bodyOf(request);
       if (url.pathname === '/__fake/data') add(body as FakeChargebeeData);
       else if (url.pathname === '/__fake/seed') seed(Number(body.customers ?? 1), { start: body.start as string | undefined, amount: body.amount as number | undefined, currency: body.currency as string | undefined });
-      else if (url.pathname === '/__fake/rate_limit') {
-        limited = Number(body.count ?? 1);
-        retryAfter = Number(body.retry_after ?? 1);
-      } else if (url.pathname === '/__fake/fail') {
-        failures = Number(body.count ?? 1);
-        failureStatus = Number(body.status ?? 503);
-      } else if (url.pathname === '/__fake/delay') delayMs = Number(body.ms ?? 0);
-      else if (url.pathname === '/__fake/reset') reset();
+      else if (faults.control(url.pathname, body)) {
+        // a fault injected
+      } else if (url.pathname === '/__fake/reset') reset();
       else return send(404, { message: 'Not found' });
       return send(200, { ok: true });
     }
@@ -190,18 +179,15 @@ export async function startFakeChargebee(): Promise<FakeChargebee> {
     if (!match) return error(404, 'invalid_request', 'resource_not_found', 'Sorry, we couldn\'t find that resource');
     if (request.method !== 'GET') return error(405, 'invalid_request', 'method_not_supported', 'This method is not supported');
     calls.push({ path: url.pathname, query: url.searchParams });
-    if (limited > 0) {
-      limited -= 1;
-      return send(429, { message: 'Sorry, access has been blocked temporarily due to request count exceeding acceptable limits.', type: 'operation_failed', api_error_code: 'api_request_limit_exceeded', http_status_code: 429 }, { 'retry-after': String(retryAfter) });
+    const fault = faults.next();
+    if (fault?.status === 429) {
+      return send(429, { message: 'Sorry, access has been blocked temporarily due to request count exceeding acceptable limits.', type: 'operation_failed', api_error_code: 'api_request_limit_exceeded', http_status_code: 429 }, { 'retry-after': String(fault.retryAfter) });
     }
-    if (failures > 0) {
-      failures -= 1;
-      return error(failureStatus, 'internal_temporary_error', 'internal_temporary_error', 'Sorry, the server is currently unable to handle the request.');
-    }
+    if (fault) return error(fault.status, 'internal_temporary_error', 'internal_temporary_error', 'Sorry, the server is currently unable to handle the request.');
     const authorization = request.headers.authorization ?? '';
     const user = authorization.startsWith('Basic ') ? Buffer.from(authorization.slice(6), 'base64').toString('utf8').split(':')[0] : '';
     if (user !== CHARGEBEE_API_KEY) return error(401, 'invalid_request', 'api_authentication_failed', 'Sorry, authentication failed. Invalid api key');
-    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    await faults.wait();
 
     const resource = match[2] as Resource;
     const limit = Math.min(100, Math.max(1, Number(url.searchParams.get('limit') ?? 10) || 10));
@@ -226,17 +212,9 @@ export async function startFakeChargebee(): Promise<FakeChargebee> {
     ...fake,
     add,
     seed,
-    rateLimit: (count, retryAfterSeconds = 1) => {
-      limited = count;
-      retryAfter = retryAfterSeconds;
-    },
-    failNext: (count, status = 503) => {
-      failures = count;
-      failureStatus = status;
-    },
-    delay: (ms) => {
-      delayMs = ms;
-    },
+    rateLimit: (count, retryAfterSeconds) => faults.rateLimit(count, retryAfterSeconds),
+    failNext: (count, status) => faults.failNext(count, status),
+    delay: (ms) => faults.delay(ms),
     reset,
     calls,
   };

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { listenFake } from './server';
+import { FaultInjector, listenFake } from './server';
 import type { FakeProvider } from './types';
 
 /**
@@ -15,6 +15,7 @@ import type { FakeProvider } from './types';
  *   keep apart); without one, every subdomain does
  * - `rateLimit(count, retryAfterSeconds)` / POST /__fake/rate_limit {count, retry_after}: the next calls answer 429
  * - `failNext(count, status)` / POST /__fake/fail {count, status}: the next calls answer that 5xx
+ * - POST /__fake/delay {ms}: every list answer waits that long
  * - `reset()` / POST /__fake/reset
  */
 
@@ -90,10 +91,7 @@ export async function startFakeFakturownia(): Promise<FakeFakturownia> {
   const ownerOf = new Map<number, string>();
   let nextInvoiceId = 1000;
   let nextPositionId = 50_000;
-  let limited = 0;
-  let retryAfter = 1;
-  let failures = 0;
-  let failureStatus = 503;
+  const faults = new FaultInjector();
   const calls: { path: string; query: URLSearchParams }[] = [];
 
   const addInvoices = (input: FakeInvoiceInput | FakeInvoiceInput[], subdomain?: string): FakturowniaInvoice[] => {
@@ -148,8 +146,7 @@ export async function startFakeFakturownia(): Promise<FakeFakturownia> {
   const reset = () => {
     invoices = [];
     ownerOf.clear();
-    limited = 0;
-    failures = 0;
+    faults.reset();
     calls.length = 0;
   };
 
@@ -161,16 +158,7 @@ export async function startFakeFakturownia(): Promise<FakeFakturownia> {
     if (request.method === 'POST' && url.pathname.startsWith('/__fake/')) {
       const body = (await bodyOf(request)) as Record<string, unknown>;
       if (url.pathname === '/__fake/invoices') return send(201, addInvoices(body as unknown as FakeInvoiceInput | FakeInvoiceInput[], url.searchParams.get('subdomain') ?? undefined));
-      if (url.pathname === '/__fake/rate_limit') {
-        limited = Number(body.count ?? 1);
-        retryAfter = Number(body.retry_after ?? 1);
-        return send(200, { ok: true });
-      }
-      if (url.pathname === '/__fake/fail') {
-        failures = Number(body.count ?? 1);
-        failureStatus = Number(body.status ?? 503);
-        return send(200, { ok: true });
-      }
+      if (faults.control(url.pathname, body)) return send(200, { ok: true });
       if (url.pathname === '/__fake/reset') {
         reset();
         return send(200, { ok: true });
@@ -180,14 +168,10 @@ export async function startFakeFakturownia(): Promise<FakeFakturownia> {
     const match = /^\/([^/]+)\/invoices\.json$/.exec(url.pathname);
     if (request.method !== 'GET' || !match) return send(404, { code: 'error', message: 'Not found' });
     calls.push({ path: url.pathname, query: url.searchParams });
-    if (limited > 0) {
-      limited -= 1;
-      return send(429, { code: 'error', message: 'Too many requests' }, { 'retry-after': String(retryAfter) });
-    }
-    if (failures > 0) {
-      failures -= 1;
-      return send(failureStatus, { code: 'error', message: 'Service unavailable' });
-    }
+    const fault = faults.next();
+    if (fault?.status === 429) return send(429, { code: 'error', message: 'Too many requests' }, { 'retry-after': String(fault.retryAfter) });
+    if (fault) return send(fault.status, { code: 'error', message: 'Service unavailable' });
+    await faults.wait();
     if (url.searchParams.get('api_token') !== FAKTUROWNIA_TOKEN) return send(401, { code: 'error', message: 'You must be logged in to gain access to the site' });
     const page = Math.max(1, Number(url.searchParams.get('page') ?? 1) || 1);
     const perPage = Math.min(100, Math.max(1, Number(url.searchParams.get('per_page') ?? 25) || 25));
@@ -206,14 +190,8 @@ export async function startFakeFakturownia(): Promise<FakeFakturownia> {
   return {
     ...fake,
     addInvoices,
-    rateLimit: (count, retryAfterSeconds = 1) => {
-      limited = count;
-      retryAfter = retryAfterSeconds;
-    },
-    failNext: (count, status = 503) => {
-      failures = count;
-      failureStatus = status;
-    },
+    rateLimit: (count, retryAfterSeconds) => faults.rateLimit(count, retryAfterSeconds),
+    failNext: (count, status) => faults.failNext(count, status),
     reset,
     calls,
   };

@@ -21,3 +21,68 @@ export async function listenFake(handler: (request: IncomingMessage, response: S
       }),
   };
 }
+
+/** What the next call to a fake provider meets: a 429 with its Retry-After seconds, another failure status, or nothing. */
+export type InjectedFault = { status: 429; retryAfter: number } | { status: number; retryAfter?: undefined } | null;
+
+/**
+ * The faults every provider fake can be told to inject, and their control routes:
+ * - `rateLimit(count, retryAfterSeconds)` / POST /__fake/rate_limit {count, retry_after}: the next calls answer 429;
+ * - `failNext(count, status)` / POST /__fake/fail {count, status}: the next calls answer that status (503 by default);
+ * - `delay(ms)` / POST /__fake/delay {ms}: every answer waits that long (to watch a sync's percent).
+ * Each fake answers a fault in its provider's own error body.
+ */
+export class FaultInjector {
+  private limited = 0;
+  private retryAfter = 1;
+  private failures = 0;
+  private failureStatus = 503;
+  delayMs = 0;
+
+  rateLimit(count: number, retryAfterSeconds = 1): void {
+    this.limited = count;
+    this.retryAfter = retryAfterSeconds;
+  }
+
+  failNext(count: number, status = 503): void {
+    this.failures = count;
+    this.failureStatus = status;
+  }
+
+  delay(ms: number): void {
+    this.delayMs = ms;
+  }
+
+  /** Handles a control route (`/__fake/rate_limit`, `/__fake/fail`, `/__fake/delay`); false for any other path. */
+  control(path: string, body: Record<string, unknown>): boolean {
+    if (path === '/__fake/rate_limit') this.rateLimit(Number(body.count ?? 1), Number(body.retry_after ?? 1));
+    else if (path === '/__fake/fail') this.failNext(Number(body.count ?? 1), Number(body.status ?? 503));
+    else if (path === '/__fake/delay') this.delay(Number(body.ms ?? 0));
+    else return false;
+    return true;
+  }
+
+  /** The fault the call being answered meets (each one injected is used once). */
+  next(): InjectedFault {
+    if (this.limited > 0) {
+      this.limited -= 1;
+      return { status: 429, retryAfter: this.retryAfter };
+    }
+    if (this.failures > 0) {
+      this.failures -= 1;
+      return { status: this.failureStatus };
+    }
+    return null;
+  }
+
+  /** Waits the injected delay, if any. */
+  async wait(): Promise<void> {
+    if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+  }
+
+  reset(): void {
+    this.limited = 0;
+    this.failures = 0;
+    this.delayMs = 0;
+  }
+}
