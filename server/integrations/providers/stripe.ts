@@ -418,15 +418,26 @@ function appendBatch(into: SyncBatch, from: SyncBatch): void {
 }
 
 /**
- * The initial sync, phase by phase. The next page is requested while the pages read so far are
- * being written (Stripe answers while the database writes); every `stripeSyncSettings.pagesPerCommit` pages,
- * and at a phase's end, they are committed with the cursor of the last of them.
+ * The initial sync, phase by phase. Reading never waits for writing: the next page is requested
+ * as soon as one arrives, and every `stripeSyncSettings.pagesPerCommit` pages (and at a phase's
+ * end) the pages read are committed with the cursor of the last of them while the next ones are
+ * read (Stripe answers while the database writes). Commits stay in order: one waits for the one
+ * before it, so at most two batches are held.
  */
 async function initialSync(context: SyncContext, stripe: Stripe, catalogue: StripeCatalogue): Promise<void> {
   const resumed = context.cursor as unknown as Cursor | null;
   let cursor: Cursor = resumed && resumed.phase !== 'events' ? resumed : { phase: 'customers', after: null, read: 0, totals: {} };
   const guard = new CustomerGuard(context);
   const order: Exclude<Phase, 'events'>[] = ['customers', 'subscriptions', 'invoices'];
+  // The commit in flight (awaited before the next one, and at each phase's end).
+  let committing: Promise<void> = Promise.resolve();
+  const commitInOrder = async (batch: SyncBatch, names: Map<string, string>, at: Cursor) => {
+    await committing;
+    await guard.complete(batch, names);
+    committing = context.commit(batch, { cursor: at as unknown as JsonObject, progress: progressOf(at) });
+    // Awaited later; a read failing first must not leave it unhandled.
+    committing.catch(() => undefined);
+  };
   for (const phase of order.slice(order.indexOf(cursor.phase as Exclude<Phase, 'events'>))) {
     if (cursor.phase !== phase) cursor = { phase, after: null, read: 0, totals: cursor.totals };
     const request = (after: string | null, withTotal: boolean) => {
@@ -455,14 +466,14 @@ async function initialSync(context: SyncContext, stripe: Stripe, catalogue: Stri
         totals: page.totalCount !== undefined ? { ...cursor.totals, [phase]: page.totalCount } : cursor.totals,
       };
       if (done || pages >= stripeSyncSettings.pagesPerCommit) {
-        await guard.complete(batch, names);
-        await context.commit(batch, { cursor: cursor as unknown as JsonObject, progress: progressOf(cursor) });
+        await commitInOrder(batch, names, cursor);
         batch = {};
         names = new Map();
         pages = 0;
       }
       if (done) break;
     }
+    await committing;
     await context.log(`stripe_${phase}_read`, { count: cursor.read });
   }
 }
