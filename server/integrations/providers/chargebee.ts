@@ -18,7 +18,7 @@ import { CannotConnectError, ProviderHttpError, type ConfigProblem, type Integra
  *
  * A sync reads, 100 at a time by `offset` / `next_offset`: coupons (whole, to type discounts),
  * customers, then invoices; an incremental sync only what was updated since the last successful
- * sync started (a minute's overlap). Every line of a paid invoice becomes a payment:
+ * sync started (a minute's overlap). Every line of a billed invoice (paid, or due: BILLED_STATUSES) becomes a payment:
  * - its period is the line's date_from to date_to; its monthly amount divides the line by the
  *   months of its subscription's billing period (billing_period x billing_period_unit, a year 12
  *   months, a week 12/52, a day 12/365) when the line covers one whole term, else by the months
@@ -206,6 +206,14 @@ export function invoicePayments(invoice: CbInvoice, coupons: Map<string, CbCoupo
   return payments;
 }
 
+/**
+ * Invoice statuses whose lines are payments: paid, and billed but not (yet) paid — `posted`,
+ * `payment_due`, `not_paid`. A customer in dunning still has the subscription the invoice bills
+ * (as a past-due Stripe subscription's current period counts); the invoice leaves MRR when it is
+ * voided or deleted. A `pending` invoice (still collecting charges) is not final and not read.
+ */
+export const BILLED_STATUSES: ReadonlySet<string> = new Set(['paid', 'posted', 'payment_due', 'not_paid']);
+
 /** A line's payment id, for removing the payments of a voided or deleted invoice. */
 const lineIds = (invoice: CbInvoice) => (invoice.line_items ?? []).map((line, index) => `${invoice.id}:${line.id ?? String(index)}`);
 
@@ -258,7 +266,7 @@ async function sync(ctx: SyncContext): Promise<void> {
     const deletedPayments: string[] = [];
     for (const invoice of invoices) {
       if (invoice.deleted || invoice.status === 'voided') deletedPayments.push(...lineIds(invoice));
-      else if (invoice.status === 'paid') payments.push(...invoicePayments(invoice, coupons, subscriptions));
+      else if (BILLED_STATUSES.has(invoice.status)) payments.push(...invoicePayments(invoice, coupons, subscriptions));
     }
     const pages = cursor.pages + 1;
     cursor = { phase: 'invoices', offset: page.next_offset ?? null, pages };

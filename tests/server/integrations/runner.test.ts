@@ -251,4 +251,17 @@ describe(`integration runner on ${testEngine}`, () => {
     const details = await harness.db.kysely.selectFrom('audit_log').select('details').where('account_id', '=', reference).where('event', '=', 'sync_started').orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(details.details as JsonObject).toEqual({ mode: 'incremental' });
   });
+
+  it('makes payments of billed invoices, paid or still due, and none of a pending one', async () => {
+    const now = Math.floor(Date.now() / 1000) + 10;
+    const invoice = (id: string, customer: string, status: string) => ({
+      ...fakeInvoice(id, customer, { from: '2024-03-01', to: '2024-04-01', amount: 7000, subscriptionId: `sub_${customer.slice(5)}`, updatedAt: now }),
+      status,
+    });
+    fake.add({ invoices: [invoice('inv_due', 'cust_3', 'payment_due'), invoice('inv_unpaid', 'cust_4', 'not_paid'), invoice('inv_posted', 'cust_5', 'posted'), invoice('inv_pending', 'cust_6', 'pending')] });
+    await runSync(deps, reference, 'chargebee');
+    const byId = new Map((await snapshot(reference)).payments.map((p) => [p.external_id, p]));
+    for (const id of ['inv_due', 'inv_unpaid', 'inv_posted']) expect(byId.get(`${id}:li_${id}`)).toMatchObject({ total_value: 7000, started_at: '2024-03-01', ended_at: '2024-04-01', deleted: false });
+    expect(byId.has('inv_pending:li_inv_pending')).toBe(false);
+  });
 });
