@@ -30,6 +30,11 @@ const DATABASE_FREE_SERVER_TESTS = [
   'tests/server/metrics/duckdb/benchSmoke.test.ts',
   'tests/server/customers/benchCustomersSmoke.test.ts',
   'tests/server/integrations/benchSyncSmoke.test.ts',
+  // Answers of the HTTP layer (security headers, body limits, rate limits, links in e-mails, the
+  // password rules) and the id and secret generator: the same whichever engine holds the rows.
+  'tests/server/security/hardening.test.ts',
+  'tests/server/auth/passwordPolicy.test.ts',
+  'tests/server/auth/secrets.test.ts',
 ];
 
 /**
