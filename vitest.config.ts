@@ -76,7 +76,9 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { test: { name: 'models', include: ['tests/models/**/*.test.ts'], environment: 'node' } },
-      { test: { name: 'machines', include: ['tests/machines/**/*.test.ts'], environment: 'node' } },
+      // Path generation over a machine's whole graph takes seconds; on a loaded 2-core machine several
+      // times that, past vitest's 5 s default. A hung test still fails, at a minute.
+      { test: { name: 'machines', include: ['tests/machines/**/*.test.ts'], environment: 'node', testTimeout: 60_000 } },
       { test: { name: 'architecture', include: ['tests/architecture/**/*.test.ts'], environment: 'node' } },
       {
         test: {

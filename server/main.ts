@@ -32,7 +32,7 @@ const app = await buildApp({
   queue,
   logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
 });
-if (queue && config.workers) await registerWorkers(queue, db, { ecbFeedUrl: config.ecbFeedUrl, integrationSecretsKey: config.integrationSecretsKey, providerUrls: config.providerUrls }, app.log);
+if (queue && config.workers) await registerWorkers(queue, db, { ecbFeedUrl: config.ecbFeedUrl, integrationSecretsKey: config.integrationSecretsKey, providerUrls: config.providerUrls, oauthClients: config.oauthClients }, app.log);
 {
   const resumed = await app.imports.resume();
   if (resumed.length > 0) say(`Imports left in progress: ${resumed.join(', ')}; resuming those no other process runs`);

@@ -16,7 +16,7 @@ if (!config.databaseUrl) {
 }
 const { db } = await bootStorage({ ...config, seedDemo: false }, { info: say });
 const queue = await startQueue(db);
-await registerWorkers(queue, db, { ecbFeedUrl: config.ecbFeedUrl, integrationSecretsKey: config.integrationSecretsKey, providerUrls: config.providerUrls }, { info: say, warn: say, error: say });
+await registerWorkers(queue, db, { ecbFeedUrl: config.ecbFeedUrl, integrationSecretsKey: config.integrationSecretsKey, providerUrls: config.providerUrls, oauthClients: config.oauthClients }, { info: say, warn: say, error: say });
 say('Workers started; waiting for jobs.');
 
 closeWithGrace({ delay: 25_000 }, async ({ signal, err }) => {

@@ -34,8 +34,10 @@ const clampPercent = (value: number) => Math.min(100, Math.max(0, Number.isFinit
  * - `loading` (initial): no answer about the integration yet. The first answer
  *   (GET /integrations, or IntegrationsChannel) settles the card in one of the states below.
  * - `configurationNeeded`: nothing configured. `integration.configure` opens the dialog of a
- *   configurable integration (→ `configuring`); `integration.connect` sends the browser to
- *   the connect URL of an OAuth integration (→ `connecting.redirecting`, which the page leaves).
+ *   configurable integration (→ `configuring`): a dialog one, or an OAuth one with a dialog
+ *   (HubSpot, Intercom) once `authorized`; `integration.connect` sends the browser to the
+ *   connect URL of an OAuth integration not authorized yet (→ `connecting.redirecting`, which
+ *   the page leaves).
  * - `configuring`: the configuration dialog is open (also to change a saved configuration).
  *   `integration.save` → `connecting.saving`; `integration.cancel` → the state the server's
  *   last answer says. Answers arriving meanwhile are kept, the dialog stays.
@@ -88,7 +90,7 @@ export const integrationSyncMachine = setup({
       error: null,
       awaitingFirstSync: false,
       integration: context.integration
-        ? { ...context.integration, configured: false, initially_synced: false, initial_progress: 0, sync_status: 'idle' as const, last_error: null }
+        ? { ...context.integration, configured: false, authorized: false, initially_synced: false, initial_progress: 0, sync_status: 'idle' as const, last_error: null }
         : null,
     })),
     clearSaveFailure: assign({ saveFailure: null }),
@@ -102,10 +104,13 @@ export const integrationSyncMachine = setup({
     isFailed: (_, params: Answer) => params.integration?.configured === true && params.integration.sync_status === 'failed',
     isFirstSync: (_, params: Answer) => params.integration?.configured === true && !params.integration.initially_synced,
     isSynced: (_, params: Answer) => params.integration?.configured === true && params.integration.initially_synced,
-    /** The card opens a configuration dialog. */
-    isConfigurable: ({ context }) => context.integration?.enabled === true && context.integration.connect === 'dialog',
-    /** The card sends the browser to the provider (OAuth). */
-    isRedirecting: ({ context }) => context.integration?.enabled === true && context.integration.connect === 'oauth' && !!context.integration.connect_url,
+    /** The card opens a configuration dialog: a dialog integration, or an OAuth one with a dialog once its OAuth connect is done. */
+    isConfigurable: ({ context }) =>
+      context.integration?.enabled === true &&
+      (context.integration.connect === 'dialog' || (context.integration.connect === 'oauth' && context.integration.configurable && context.integration.authorized)),
+    /** The card sends the browser to the provider (OAuth, not authorized yet). */
+    isRedirecting: ({ context }) =>
+      context.integration?.enabled === true && context.integration.connect === 'oauth' && !!context.integration.connect_url && !context.integration.authorized,
     awaitingFirstSync: ({ context }) => context.awaitingFirstSync,
   },
 }).createMachine({

@@ -19,8 +19,14 @@ export interface IntegrationAnswer {
   enabled: boolean;
   /** Connects through a configuration dialog. */
   configurable: boolean;
-  /** Credentials saved (the dialog saved, or OAuth completed). */
+  /** Credentials saved (the dialog saved, or OAuth completed) and nothing left to configure: it syncs. */
   configured: boolean;
+  /**
+   * OAuth tokens are held. An OAuth integration with a dialog (HubSpot, Intercom) is authorized
+   * and not configured until its dialog is saved: the card says 'Configuration needed' and opens
+   * the dialog instead of redirecting again.
+   */
+  authorized: boolean;
   initially_synced: boolean;
   /** The first sync's percent, 0-100. */
   initial_progress: number;
@@ -83,13 +89,13 @@ export type IntegrationSyncEvent =
   | { type: 'integration.initiallySynced' }
   /** IntegrationStatusEventsChannel: a sync failed. */
   | { type: 'integration.syncFailed'; error: string }
-  /** The card of a configurable integration was clicked (or 'Change configuration'): the dialog opens. */
+  /** The card of a configurable integration was clicked (or 'Change configuration'): the dialog opens (an OAuth one's once authorized). */
   | { type: 'integration.configure' }
   /** The dialog was closed without saving. */
   | { type: 'integration.cancel' }
   /** The dialog's 'Save' with its fields (the body of POST /integrations/{name}). */
   | { type: 'integration.save'; configuration: Record<string, unknown> }
-  /** The card of an OAuth integration was clicked: the browser goes to the provider. */
+  /** The card of an OAuth integration not authorized yet was clicked: the browser goes to the provider. */
   | { type: 'integration.connect' }
   /** 'Retry' on a failed sync. */
   | { type: 'integration.retry' }

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { publish } from '../cable/streams';
 import type { DB, IntegrationName, IntegrationsTable, JsonObject } from '../db/schema';
 import { INTEGRATION_NAMES, PROVIDERS } from './registry';
@@ -13,6 +13,8 @@ export interface IntegrationAnswer {
   enabled: boolean;
   configurable: boolean;
   configured: boolean;
+  /** OAuth tokens are held (the OAuth connect completed); an OAuth provider with a dialog may still need its configuration. */
+  authorized: boolean;
   initially_synced: boolean;
   initial_progress: number;
   connect_url: string | null;
@@ -47,19 +49,27 @@ export function connectUrlOf(name: IntegrationName): string | null {
 type Row = Pick<
   Selectable<IntegrationsTable>,
   'name' | 'configured' | 'initially_synced' | 'initial_progress' | 'config' | 'sync_status' | 'last_synced_at' | 'last_error'
->;
+> & {
+  /** Credentials are held (secret_config is not null): only whether, never what. */
+  has_secrets?: boolean | null;
+};
 
 const ROW_COLUMNS = ['name', 'configured', 'initially_synced', 'initial_progress', 'config', 'sync_status', 'last_synced_at', 'last_error'] as const;
+const HAS_SECRETS = sql<boolean>`secret_config is not null`.as('has_secrets');
 
 export function answerOf(name: IntegrationName, row: Row | undefined): IntegrationAnswer {
   const provider = PROVIDERS[name];
-  const configured = row?.configured ?? false;
+  const held = row?.has_secrets === true || row?.configured === true;
+  // An OAuth provider with a dialog holding its tokens but not yet its settings is not configured (and never syncs).
+  const configured = (row?.configured ?? false) && !(provider?.needsConfiguration?.(row?.config ?? {}) ?? false);
+  const authorized = (provider?.connect ?? CONNECT_WITHOUT_PROVIDER[name]) === 'oauth' && held;
   const initiallySynced = row?.initially_synced ?? false;
   return {
     name,
     enabled: provider !== undefined || name === 'zendesk',
     configurable: provider?.configurable ?? false,
     configured,
+    authorized,
     initially_synced: initiallySynced,
     initial_progress: initiallySynced ? 100 : Number(row?.initial_progress ?? 0),
     connect_url: connectUrlOf(name),
@@ -67,19 +77,19 @@ export function answerOf(name: IntegrationName, row: Row | undefined): Integrati
     sync_status: configured ? (row?.sync_status ?? 'idle') : 'idle',
     last_synced_at: row?.last_synced_at ? new Date(row.last_synced_at).toISOString() : null,
     last_error: configured ? (row?.last_error ?? null) : null,
-    config: configured ? (row?.config ?? {}) : {},
+    config: configured || authorized ? (row?.config ?? {}) : {},
   };
 }
 
 /** Every card, in the Data sources section's order. */
 export async function readAnswers(db: Kysely<DB>, accountId: string): Promise<IntegrationAnswer[]> {
-  const rows = await db.selectFrom('integrations').select(ROW_COLUMNS).where('account_id', '=', accountId).execute();
+  const rows = await db.selectFrom('integrations').select([...ROW_COLUMNS, HAS_SECRETS]).where('account_id', '=', accountId).execute();
   const byName = new Map(rows.map((row) => [row.name, row]));
   return INTEGRATION_NAMES.map((name) => answerOf(name, byName.get(name)));
 }
 
 export async function readAnswer(db: Kysely<DB>, accountId: string, name: IntegrationName): Promise<IntegrationAnswer> {
-  const row = await db.selectFrom('integrations').select(ROW_COLUMNS).where('account_id', '=', accountId).where('name', '=', name).executeTakeFirst();
+  const row = await db.selectFrom('integrations').select([...ROW_COLUMNS, HAS_SECRETS]).where('account_id', '=', accountId).where('name', '=', name).executeTakeFirst();
   return answerOf(name, row);
 }
 

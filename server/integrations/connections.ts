@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import type { IntegrationName, JsonObject } from '../db/schema';
+import { ApiError } from '../http/errors';
 import { logSync, publishAnswer } from './answers';
+import { PROVIDERS } from './registry';
 import { enqueueSync } from './runner';
 import { sealSecrets, secretsKeyOf } from './secrets';
 
@@ -20,31 +23,57 @@ export interface Connection {
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+export const NOT_CONNECTED = 'The integration is not connected';
+
+export interface SaveOptions {
+  /**
+   * Keep the credentials held (an OAuth provider's dialog: the body has settings, not tokens):
+   * `connection.secrets` and `externalAccountId` are ignored; 409 NOT_CONNECTED when none are held.
+   */
+  keepSecrets?: boolean;
+  /** Merge `connection.config` into the held config when it is the same account at the provider (the OAuth part and the dialog's part of one config). */
+  mergeConfig?: boolean;
+}
+
 /**
- * Stores the connection (configured true) and queues a sync. When the account at the provider
- * changed (another site, subdomain or connected account), the sync state starts over: the next
- * sync is a new initial one (a run of the old account stops at its next commit). Saving the same
- * account again keeps what was synced and syncs incrementally.
+ * Stores the connection and queues a sync. When the account at the provider changed (another
+ * site, subdomain or connected account), the sync state starts over: the next sync is a new
+ * initial one (a run of the old account stops at its next commit). Saving the same account
+ * again keeps what was synced and syncs incrementally. An OAuth provider with a dialog whose
+ * config still needs its settings (IntegrationProvider.needsConfiguration) is stored with its
+ * tokens but not configured, and no sync is queued. Answers whether it is configured.
  */
-export async function saveConnection(app: FastifyInstance, accountId: string, name: IntegrationName, connection: Connection, userId: string | null = null): Promise<void> {
+export async function saveConnection(
+  app: FastifyInstance,
+  accountId: string,
+  name: IntegrationName,
+  connection: Connection,
+  userId: string | null = null,
+  options: SaveOptions = {},
+): Promise<boolean> {
   const db = app.db.kysely;
   const now = new Date();
-  const sealed = sealSecrets(secretsKeyOf(app.config), connection.secrets);
-  const externalAccountId = connection.externalAccountId ?? null;
-  await db.transaction().execute(async (trx) => {
+  const provider = PROVIDERS[name];
+  const configured = await db.transaction().execute(async (trx) => {
     const current = await trx
       .selectFrom('integrations')
-      .select(['configured', 'config', 'external_account_id'])
+      .select(['configured', 'config', 'external_account_id', sql<boolean>`secret_config is not null`.as('held')])
       .where('account_id', '=', accountId)
       .where('name', '=', name)
       .forUpdate()
       .executeTakeFirst();
-    const sameAccount = !!current?.configured && sameJson(current.config, connection.config) && (current.external_account_id ?? null) === externalAccountId;
+    const held = !!current && (current.configured || current.held === true);
+    if (options.keepSecrets && !held) throw ApiError.of(409, NOT_CONNECTED);
+    const externalAccountId = options.keepSecrets ? (current?.external_account_id ?? null) : (connection.externalAccountId ?? null);
+    const sameExternal = held && (current?.external_account_id ?? null) === externalAccountId;
+    const config: JsonObject = options.mergeConfig && sameExternal ? { ...(current?.config ?? {}), ...connection.config } : connection.config;
+    const ready = !(provider?.needsConfiguration?.(config) ?? false);
+    const sameAccount = !!current?.configured && sameExternal && sameJson(current.config, config);
     const fresh = {
-      configured: true,
+      configured: ready,
       enabled: true,
-      config: JSON.stringify(connection.config),
-      secret_config: JSON.stringify(sealed),
+      config: JSON.stringify(config),
+      ...(options.keepSecrets ? {} : { secret_config: JSON.stringify(sealSecrets(secretsKeyOf(app.config), connection.secrets)) }),
       external_account_id: externalAccountId,
       last_error: null,
       updated_at: now,
@@ -56,14 +85,17 @@ export async function saveConnection(app: FastifyInstance, accountId: string, na
     } else {
       await trx
         .updateTable('integrations')
-        .set(sameAccount ? fresh : { ...fresh, ...reset })
+        .set(sameAccount && ready ? fresh : { ...fresh, ...reset })
         .where('account_id', '=', accountId)
         .where('name', '=', name)
         .execute();
     }
-    await logSync(trx, accountId, name, 'configured', { config: connection.config, new_account: !sameAccount }, userId);
+    await logSync(trx, accountId, name, ready ? 'configured' : 'authorized', { config, new_account: !sameAccount }, userId);
+    if (!ready) await publishAnswer(trx, accountId, name);
+    return ready;
   });
-  await enqueueSync(app, accountId, name);
+  if (configured) await enqueueSync(app, accountId, name);
+  return configured;
 }
 
 /**

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { ProviderUrls } from '../config';
-import type { DB, JsonObject } from '../db/schema';
+import type { DB } from '../db/schema';
+import { hubspotOauth } from './providers/hubspot';
+import { intercomOauth } from './providers/intercom';
 import { stripeClient } from './providers/stripe';
+import type { OauthProviderSpec } from './types';
 
 /**
  * Connecting a data source by OAuth (Stripe Connect now; HubSpot and Intercom fit the same
@@ -23,23 +25,6 @@ export const OAUTH_STATE_TTL_MS = 10 * 60_000;
 export const DEFAULT_RETURN_PATH = '/settings';
 
 export const isOauthProvider = (name: string): name is OauthProviderName => (OAUTH_PROVIDERS as readonly string[]).includes(name);
-
-export interface OauthClient {
-  clientId: string;
-  clientSecret: string;
-}
-
-/** What an exchanged code gives: kept by saveConnection. */
-export interface OauthGrant {
-  config: JsonObject;
-  secrets: Record<string, string>;
-  externalAccountId: string | null;
-}
-
-export interface OauthProviderSpec {
-  authorizeUrl(options: { urls: ProviderUrls; client: OauthClient; state: string; redirectUri: string }): string;
-  exchange(options: { urls: ProviderUrls; client: OauthClient; code: string; redirectUri: string }): Promise<OauthGrant>;
-}
 
 /**
  * Stripe Connect OAuth (standard accounts): `{connect}/oauth/authorize` with `read_only` scope,
@@ -64,8 +49,12 @@ const stripeOauth: OauthProviderSpec = {
   },
 };
 
-/** The providers whose OAuth is built (HubSpot and Intercom come later). */
-export const OAUTH_SPECS: Partial<Record<OauthProviderName, OauthProviderSpec>> = { stripe: stripeOauth };
+/** The providers whose OAuth is built. */
+export const OAUTH_SPECS: Partial<Record<OauthProviderName, OauthProviderSpec>> = {
+  stripe: stripeOauth,
+  hubspot: hubspotOauth,
+  intercom: intercomOauth,
+};
 
 /**
  * The path to send the browser back to: a same-origin path (`/settings`), or an absolute URL on

@@ -2,7 +2,10 @@ import type { IntegrationName } from '../db/schema';
 import type { IntegrationProvider } from './types';
 import { chargebeeProvider } from './providers/chargebee';
 import { fakturowniaProvider } from './providers/fakturownia';
+import { hubspotProvider } from './providers/hubspot';
+import { intercomProvider } from './providers/intercom';
 import { stripeProvider } from './providers/stripe';
+import { wfirmaProvider } from './providers/wfirma';
 
 /**
  * The data sources that can be connected. A card whose provider is not here yet (hubspot,
@@ -12,6 +15,9 @@ export const PROVIDERS: Partial<Record<IntegrationName, IntegrationProvider>> = 
   stripe: stripeProvider,
   chargebee: chargebeeProvider,
   fakturownia: fakturowniaProvider,
+  hubspot: hubspotProvider,
+  intercom: intercomProvider,
+  wfirma: wfirmaProvider,
 };
 
 /** Every card of the Data sources section, in the spec's order. */

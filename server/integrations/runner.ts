@@ -11,8 +11,9 @@ import { publishReportStates } from '../reports/recalculations';
 import { logSync, publishAnswer, publishStatusEvent } from './answers';
 import { providerFetch, type ProviderFetchOptions } from './http';
 import { PROVIDERS } from './registry';
-import { openSecrets, secretsKeyOf } from './secrets';
-import { CannotConnectError, ProviderHttpError, type IntegrationProvider, type SyncBatch, type SyncContext } from './types';
+import { isOauthProvider, OAUTH_SPECS } from './oauth';
+import { openSecrets, sealSecrets, secretsKeyOf } from './secrets';
+import { CannotConnectError, ProviderHttpError, type IntegrationProvider, type OauthClient, type SyncBatch, type SyncContext } from './types';
 import { writeBatch } from './writer';
 
 /**
@@ -59,6 +60,8 @@ export interface SyncDeps {
   fetch?: Omit<ProviderFetchOptions, 'signal'>;
   providers?: Partial<Record<IntegrationName, IntegrationProvider>>;
   afterSync?: (accountId: string) => Promise<void>;
+  /** The OAuth clients (config.oauthClients): an expired access token is refreshed with them. */
+  oauthClients?: Partial<Record<'stripe' | 'hubspot' | 'intercom', OauthClient>>;
   /** Aborts the run (process shutdown): it stops at once, its cursor kept for the next one. */
   signal?: AbortSignal;
   publishIntervalMs?: number;
@@ -148,12 +151,16 @@ export async function runSyncOnce(deps: SyncDeps, accountId: string, name: Integ
     return !!current?.configured && current.sync_status === 'syncing' && current.sync_started_at !== null && new Date(current.sync_started_at).getTime() === startedAt.getTime();
   };
 
+  const secrets = openSecrets(deps.secretsKey, row.secret_config ?? null);
+  const accessToken = tokenKeeper(deps, accountId, name, secrets);
+
   const context: SyncContext = {
     accountId,
     integration: name,
     db,
     config: row.config,
-    secrets: openSecrets(deps.secretsKey, row.secret_config ?? null),
+    secrets,
+    accessToken,
     urls: deps.urls ?? DEFAULT_PROVIDER_URLS,
     mode,
     since: mode === 'incremental' && row.last_success_started_at ? new Date(row.last_success_started_at) : null,
@@ -249,6 +256,51 @@ export async function runSyncOnce(deps: SyncDeps, accountId: string, name: Integ
   } finally {
     deps.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+// ------------------------------------------------------------------------------ OAuth tokens
+
+/** A token expiring within this is refreshed before use. */
+export const TOKEN_REFRESH_MARGIN_MS = 60_000;
+
+/**
+ * SyncContext.accessToken of one run: the held access token while it is valid; refreshed through
+ * the provider's OAuth spec when it expires within a minute or when the provider refused it
+ * (`forceRefresh`), the new tokens sealed into the row (only while it still holds credentials:
+ * a disconnect meanwhile wins). `secrets` (the run's context.secrets) is updated in place.
+ * Concurrent callers share one refresh.
+ */
+function tokenKeeper(deps: SyncDeps, accountId: string, name: IntegrationName, secrets: Record<string, string>): SyncContext['accessToken'] {
+  let refreshing: Promise<string> | null = null;
+  const refresh = async (): Promise<string> => {
+    const spec = isOauthProvider(name) ? OAUTH_SPECS[name] : undefined;
+    const client = isOauthProvider(name) ? deps.oauthClients?.[name] : undefined;
+    const refreshToken = secrets.refresh_token;
+    if (!spec?.refresh || !client || !refreshToken) throw new ProviderHttpError(401, 'the access token expired and cannot be refreshed');
+    const grant = await spec.refresh({ urls: deps.urls ?? DEFAULT_PROVIDER_URLS, client, refreshToken });
+    Object.assign(secrets, grant.secrets);
+    const db = deps.database.kysely;
+    await db
+      .updateTable('integrations')
+      .set({ secret_config: JSON.stringify(sealSecrets(deps.secretsKey, secrets)), updated_at: new Date() })
+      .where('account_id', '=', accountId)
+      .where('name', '=', name)
+      .where('secret_config', 'is not', null)
+      .execute();
+    await logSync(db, accountId, name, 'token_refreshed', { expires_at: secrets.expires_at ? new Date(Number(secrets.expires_at)).toISOString() : null });
+    return secrets.access_token ?? '';
+  };
+  return async (options) => {
+    if (refreshing) return refreshing;
+    const token = secrets.access_token;
+    const expiresAt = Number(secrets.expires_at);
+    const expiring = secrets.expires_at !== undefined && Number.isFinite(expiresAt) && expiresAt - Date.now() < TOKEN_REFRESH_MARGIN_MS;
+    if (token && !expiring && !options?.forceRefresh) return token;
+    refreshing = refresh().finally(() => {
+      refreshing = null;
+    });
+    return refreshing;
+  };
 }
 
 // ------------------------------------------------------------------------------ scheduling
@@ -383,6 +435,7 @@ export function appSyncDeps(app: FastifyInstance): SyncDeps {
     database: app.db,
     secretsKey: secretsKeyOf(app.config),
     urls: app.config.providerUrls ?? DEFAULT_PROVIDER_URLS,
+    oauthClients: app.config.oauthClients,
     log: { info: (message) => app.log.info(message), warn: (message) => app.log.warn(message), error: (message) => app.log.error(message) },
     afterSync: (accountId) => afterChange(app, accountId),
   };

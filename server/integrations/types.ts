@@ -112,7 +112,10 @@ export interface SyncDeal {
   stageChangedAt: string | null;
   ownerName: string | null;
   externalUrl: string | null;
+  /** SyncCustomer.externalId of its customer, created (named by its id) when missing. */
   customerExternalId: string | null;
+  /** The public id of an existing customer (HubSpot: the company's configured attribute): matched, never created; wins over customerExternalId. */
+  customerPublicId?: string | null;
 }
 
 export interface SyncBatch {
@@ -142,6 +145,14 @@ export interface SyncContext {
   cursor: JsonObject | null;
   fetch: ProviderFetch;
   /**
+   * A valid OAuth access token of the connection (`secrets.access_token`): refreshed through the
+   * provider's OAuth spec (OauthProviderSpec.refresh) when it expires within a minute
+   * (`secrets.expires_at`, ms since epoch) or when `forceRefresh` (the provider answered 401);
+   * the new tokens are stored sealed. A token without expiry (Stripe, Intercom) is returned as is;
+   * a forced refresh that cannot be done throws ProviderHttpError 401.
+   */
+  accessToken(options?: { forceRefresh?: boolean }): Promise<string>;
+  /**
    * Writes the batch and records `cursor` (and the initial sync's percent) in one transaction.
    * Call it after each page; a killed sync resumes at the last committed cursor.
    */
@@ -157,10 +168,47 @@ export interface IntegrationProvider {
   configurable: boolean;
   /** 'oauth': connect by redirect to /users/auth/{provider}; 'dialog': a configuration dialog; 'closed_beta': zendesk. */
   connect: 'oauth' | 'dialog' | 'closed_beta';
+  /**
+   * An OAuth provider with a dialog too (`connect: 'oauth', configurable: true`: HubSpot,
+   * Intercom): whether the held config still lacks the dialog's settings. While it does, the
+   * tokens are held (`authorized: true`) but the integration is not configured and never syncs;
+   * `POST /integrations/{name}` with the dialog's fields (parseConfig, secrets `{}`) completes it.
+   */
+  needsConfiguration?(config: JsonObject): boolean;
   /** Checks a configuration body (the spec's fields and messages): problems, or what to keep. */
   parseConfig(body: unknown): ConfigProblem[] | ProviderConfig;
-  /** Tries the credentials against the provider (one cheap call); throws CannotConnectError. */
-  verify(config: ProviderConfig, context: { urls: ProviderUrls; fetch: ProviderFetch }): Promise<void>;
+  /**
+   * Tries the credentials against the provider (one cheap call); throws CannotConnectError. For
+   * an OAuth provider with a dialog, `context.secrets` are the held tokens (the body has none).
+   */
+  verify(config: ProviderConfig, context: { urls: ProviderUrls; fetch: ProviderFetch; secrets?: Record<string, string> }): Promise<void>;
   /** Reads the provider and commits batches (see SyncContext). Resolves when done. */
   sync(context: SyncContext): Promise<void>;
+}
+
+// ------------------------------------------------------------------------------ OAuth
+
+/** Connecting by OAuth (server/integrations/oauth.ts): each OAuth provider's authorize URL, code exchange and refresh. */
+export interface OauthClient {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** What an exchanged code gives: kept by saveConnection. */
+export interface OauthGrant {
+  config: JsonObject;
+  secrets: Record<string, string>;
+  externalAccountId: string | null;
+}
+
+export interface OauthProviderSpec {
+  authorizeUrl(options: { urls: ProviderUrls; client: OauthClient; state: string; redirectUri: string }): string;
+  exchange(options: { urls: ProviderUrls; client: OauthClient; code: string; redirectUri: string }): Promise<OauthGrant>;
+  /**
+   * Trades a refresh token for new tokens (providers whose access tokens expire: HubSpot). The
+   * grant's secrets replace the held ones key by key (`access_token`, `refresh_token` when the
+   * provider sends a new one, `expires_at` in ms since epoch as a string); its config is unused.
+   * A refused refresh token throws CannotConnectError or ProviderHttpError 401.
+   */
+  refresh?(options: { urls: ProviderUrls; client: OauthClient; refreshToken: string }): Promise<OauthGrant>;
 }

@@ -4,7 +4,8 @@ import { randomAlphanumeric } from '../auth/secrets';
 import type { DB, IntegrationName, ItemType } from '../db/schema';
 import { distillItems } from '../invoices/distill';
 import { recordVersions } from '../payments/versions';
-import type { SyncBatch, SyncPayment } from './types';
+import { ensureCustomerAttributes } from '../segmentation/attributes';
+import type { SyncBatch, SyncDeal, SyncPayment } from './types';
 
 /**
  * Writes one batch of a sync inside the runner's transaction (docs/integrations.md "What a sync
@@ -19,7 +20,11 @@ import type { SyncBatch, SyncPayment } from './types';
  *   ones untouched; `deletedPayments` marked deleted (with a version);
  * - invoice lines inserted or refreshed as 'pending' (a distilled one is left alone) and handed
  *   to the import rules (distillItems) in the same transaction;
- * - deals by (account, source, public_id).
+ * - deals by (account, source, public_id); a deal's customer by the provider's customer id
+ *   (created when missing) or by the public id of a customer the account has (never created);
+ * - customer attribute values (a customer's `attributes`, `customerAttributes` by public id) for
+ *   the current month, like an attribute values import; the attributes (object 'customer') made
+ *   when missing; a public id no customer has is skipped.
  */
 
 const newCustomerId = () => `cus${randomAlphanumeric(13)}`;
@@ -48,6 +53,8 @@ export interface WriteResult {
   paymentsDeleted: number;
   invoiceItems: number;
   deals: number;
+  /** Attribute values written (one per customer and attribute). */
+  attributeValues: number;
 }
 
 function chunks<T>(rows: readonly T[], size = CHUNK): T[][] {
@@ -77,6 +84,16 @@ async function customerIds(trx: Transaction<DB>, accountId: string, source: Inte
   if (missing.length > 0) {
     await upsertCustomers(trx, accountId, source, missing.map((publicId) => ({ externalId: publicId, name: publicId })), now);
     return customerIds(trx, accountId, source, publicIds, now);
+  }
+  return ids;
+}
+
+/** The ids of the account's customers with these public ids; a public id no customer has is left out (nothing is created). */
+async function existingCustomerIds(trx: Transaction<DB>, accountId: string, publicIds: readonly string[]): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  for (const part of chunks([...new Set(publicIds)])) {
+    const rows = await trx.selectFrom('customers').select(['id', 'public_id']).where('account_id', '=', accountId).where('public_id', 'in', part).execute();
+    for (const row of rows) if (row.public_id !== null) ids.set(row.public_id, row.id);
   }
   return ids;
 }
@@ -330,8 +347,12 @@ async function writeInvoiceItems(trx: Transaction<DB>, accountId: string, source
 async function writeDeals(trx: Transaction<DB>, accountId: string, source: IntegrationName, batch: SyncBatch, now: Date, result: WriteResult): Promise<void> {
   const deals = lastBy(batch.deals, (deal) => deal.externalId);
   if (deals.length === 0) return;
-  const customerKeys = deals.flatMap((deal) => (deal.customerExternalId ? [deal.customerExternalId] : []));
+  const customerKeys = deals.flatMap((deal) => (!deal.customerPublicId && deal.customerExternalId ? [deal.customerExternalId] : []));
   const customers = customerKeys.length > 0 ? await customerIds(trx, accountId, source, customerKeys, now) : new Map<string, string>();
+  const publicKeys = deals.flatMap((deal) => (deal.customerPublicId ? [deal.customerPublicId] : []));
+  const existing = publicKeys.length > 0 ? await existingCustomerIds(trx, accountId, publicKeys) : new Map<string, string>();
+  const customerOf = (deal: SyncDeal): string | null =>
+    deal.customerPublicId ? (existing.get(deal.customerPublicId) ?? null) : deal.customerExternalId ? (customers.get(deal.customerExternalId) ?? null) : null;
   for (const part of chunks(deals)) {
     await trx
       .insertInto('deals')
@@ -340,7 +361,7 @@ async function writeDeals(trx: Transaction<DB>, accountId: string, source: Integ
           account_id: accountId,
           id: newDealId(),
           public_id: deal.externalId,
-          customer_id: deal.customerExternalId ? (customers.get(deal.customerExternalId) ?? null) : null,
+          customer_id: customerOf(deal),
           name: deal.name,
           value: Math.round(deal.value),
           currency: deal.currency.toUpperCase(),
@@ -374,8 +395,45 @@ async function writeDeals(trx: Transaction<DB>, accountId: string, source: Integ
   result.deals += deals.length;
 }
 
+/**
+ * Attribute values of customers by public id, for the current month (UTC): the value in force
+ * from this month on (a time-sensitive attribute keeps its history), as an attribute values
+ * import writes them. Unchanged values are not rewritten.
+ */
+async function writeAttributeValues(trx: Transaction<DB>, accountId: string, entries: { publicId: string; values: Record<string, string | null> }[], now: Date, result: WriteResult): Promise<void> {
+  const merged = new Map<string, Record<string, string | null>>();
+  for (const entry of entries) merged.set(entry.publicId, { ...(merged.get(entry.publicId) ?? {}), ...entry.values });
+  const names = [...new Set([...merged.values()].flatMap((values) => Object.keys(values)))];
+  if (names.length === 0) return;
+  const customers = await existingCustomerIds(trx, accountId, [...merged.keys()]);
+  if (customers.size === 0) return;
+  const segments = await ensureCustomerAttributes(trx, accountId, names);
+  const rows: { customer_id: string; segment_id: string; value: string | null }[] = [];
+  for (const [publicId, values] of merged) {
+    const customerId = customers.get(publicId);
+    if (!customerId) continue;
+    for (const [name, value] of Object.entries(values)) {
+      const segmentId = segments.get(name);
+      if (!segmentId) continue;
+      const text = value === null || value === undefined ? null : String(value).trim() || null;
+      rows.push({ customer_id: customerId, segment_id: segmentId, value: text });
+    }
+  }
+  const year = now.getUTCFullYear();
+  const month = now.getUTCMonth() + 1;
+  for (const part of chunks(rows)) {
+    await sql`insert into customer_segment_values (account_id, customer_id, segment_id, year, month, value, updated_at)
+              select ${accountId}, x.customer_id, x.segment_id, ${year}, ${month}, x.value, ${now}
+                from jsonb_to_recordset(${JSON.stringify(part)}::jsonb) as x(customer_id text, segment_id text, value text)
+              on conflict (account_id, customer_id, segment_id, year, month)
+              do update set value = excluded.value, updated_at = excluded.updated_at
+               where customer_segment_values.value is distinct from excluded.value`.execute(trx);
+  }
+  result.attributeValues += rows.length;
+}
+
 export async function writeBatch(trx: Transaction<DB>, accountId: string, source: IntegrationName, batch: SyncBatch, now = new Date()): Promise<WriteResult> {
-  const result: WriteResult = { customers: 0, paymentsInserted: 0, paymentsChanged: 0, paymentsDeleted: 0, invoiceItems: 0, deals: 0 };
+  const result: WriteResult = { customers: 0, paymentsInserted: 0, paymentsChanged: 0, paymentsDeleted: 0, invoiceItems: 0, deals: 0, attributeValues: 0 };
   // Row triggers (foreign-key checks, the snapshot triggers) skipped where the connection may:
   // every reference is made to exist above its use here, and the account's data version is raised once at the end.
   const bulk = await mayBulkWrite(trx);
@@ -387,6 +445,11 @@ export async function writeBatch(trx: Transaction<DB>, accountId: string, source
   if (batch.deletedPayments?.length) await deletePayments(trx, accountId, source, batch.deletedPayments, now, result);
   if (batch.invoiceItems?.length) await writeInvoiceItems(trx, accountId, source, batch, now, result);
   if (batch.deals?.length) await writeDeals(trx, accountId, source, batch, now, result);
+  const attributeValues = [
+    ...customers.flatMap((customer) => (customer.attributes && Object.keys(customer.attributes).length > 0 ? [{ publicId: customer.externalId, values: customer.attributes }] : [])),
+    ...(batch.customerAttributes ?? []),
+  ];
+  if (attributeValues.length > 0) await writeAttributeValues(trx, accountId, attributeValues, now, result);
   if (bulk) {
     await sql`set local session_replication_role = origin`.execute(trx);
     await sql`select raise_data_version(array[${accountId}]::text[])`.execute(trx);

@@ -5,7 +5,7 @@ import { refreshRatesFromEcb } from '../rates/ecbFeed';
 import { registerExportWorkers } from '../reports/exports/workers';
 import { registerReportSchedules } from '../reports/schedules';
 import type { ProviderUrls } from '../config';
-import { catchUp, INTEGRATION_CATCH_UP_CRON, INTEGRATION_CATCH_UP_JOB, INTEGRATION_SYNC_JOB, markQueued, syncJobHandler, type IntegrationSyncJob } from '../integrations/runner';
+import { catchUp, INTEGRATION_CATCH_UP_CRON, INTEGRATION_CATCH_UP_JOB, INTEGRATION_SYNC_JOB, markQueued, syncJobHandler, type IntegrationSyncJob, type SyncDeps } from '../integrations/runner';
 import type { JobQueue } from './queue';
 
 export interface WorkerSettings {
@@ -15,6 +15,8 @@ export interface WorkerSettings {
   integrationSecretsKey?: Buffer;
   /** Where the providers' APIs are (config.providerUrls). */
   providerUrls?: ProviderUrls;
+  /** OAuth clients (config.oauthClients): refreshing expired tokens during a sync. */
+  oauthClients?: SyncDeps['oauthClients'];
 }
 
 type Log = { info: (message: string) => void; warn: (message: string) => void; error: (message: string) => void };
@@ -37,7 +39,7 @@ export async function registerWorkers(queue: JobQueue, db: Database, settings: W
   await registerReportSchedules(queue, db, log);
   if (settings.integrationSecretsKey) {
     // Integration syncs (server/integrations/runner.ts): a failed run throws, and pg-boss's retry resumes it from its cursor.
-    await queue.work<IntegrationSyncJob>(INTEGRATION_SYNC_JOB, syncJobHandler({ database: db, secretsKey: settings.integrationSecretsKey, urls: settings.providerUrls, log }), {
+    await queue.work<IntegrationSyncJob>(INTEGRATION_SYNC_JOB, syncJobHandler({ database: db, secretsKey: settings.integrationSecretsKey, urls: settings.providerUrls, oauthClients: settings.oauthClients, log }), {
       pollingIntervalSeconds: 0.5,
     });
     await queue.work(INTEGRATION_CATCH_UP_JOB, async () => {

@@ -1,4 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { CANNOT_CONNECT_MESSAGES, INTEGRATION_LABELS } from '../../models/integrations';
 import { authOf } from '../auth/plugin';
 import { BEARER, errorResponses } from '../auth/schemas';
@@ -6,12 +7,13 @@ import { DEFAULT_PROVIDER_URLS } from '../config';
 import type { IntegrationName, JsonObject } from '../db/schema';
 import { ApiError } from '../http/errors';
 import { connectUrlOf, isIntegrationName, readAnswer, readAnswers } from '../integrations/answers';
-import { disconnect, saveConnection } from '../integrations/connections';
+import { disconnect, NOT_CONNECTED, saveConnection } from '../integrations/connections';
 import { providerFetch } from '../integrations/http';
 import { integrationsPlugin } from '../integrations/plugin';
 import { INTEGRATION_NAMES, PROVIDERS } from '../integrations/registry';
 import { enqueueSync } from '../integrations/runner';
-import { IntegrationAnswerSchema, NameParams, SyncLogSchema } from '../integrations/schemas';
+import { CONFIGURATION_BODIES, IntegrationAnswerSchema, NameParams, SyncLogSchema, type ConfigurableIntegrationName } from '../integrations/schemas';
+import { openSecrets, secretsKeyOf } from '../integrations/secrets';
 import { CannotConnectError, type IntegrationProvider } from '../integrations/types';
 import type { JobQueue } from '../jobs/queue';
 
@@ -22,7 +24,7 @@ import type { JobQueue } from '../jobs/queue';
  */
 
 export const INTEGRATION_NOT_FOUND = 'Integration not found';
-export const INTEGRATION_NOT_CONFIGURED = 'The integration is not connected';
+export const INTEGRATION_NOT_CONFIGURED = NOT_CONNECTED;
 const SYNC_LOG_LIMIT = 100;
 /** How long a configuration check may wait for the provider. */
 const VERIFY_TIMEOUT_MS = 20_000;
@@ -73,41 +75,83 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ queue?: JobQueue }> 
     async () => ({ data: Object.fromEntries(INTEGRATION_NAMES.map((name) => [name, connectUrlOf(name)])) }),
   );
 
-  app.post(
-    '/integrations/:name',
-    {
-      onRequest: app.requireFullUser,
-      schema: {
-        tags: ['integrations'],
-        operationId: 'configureIntegration',
-        summary: 'Saves a data source’s configuration and starts its sync',
-        description:
-          'The body is the provider’s configuration (Chargebee: `chargebee_api_key`, `chargebee_site`; Fakturownia: `fakturownia_api_token`, `fakturownia_subdomain`). ' +
-          'Each empty field is a 422 on its pointer; credentials the provider refuses are a 422 with `code` cannot_connect_to_{provider}. Saving again replaces the configuration.',
-        security: BEARER,
-        params: NameParams,
-        body: Type.Record(Type.String(), Type.Unknown(), { description: 'The provider’s configuration fields' }),
-        response: { 200: IntegrationAnswerSchema, ...errorResponses(400, 401, 403, 404, 422) },
+  /**
+   * Saves a configuration (the shared handler of each provider's `POST /integrations/{provider}`).
+   * A dialog provider's body holds its credentials: checked against the provider, then saved with
+   * them. An OAuth provider with a dialog (HubSpot, Intercom) keeps the tokens its OAuth connect
+   * left (409 when there are none) and saves the dialog's settings beside them.
+   */
+  async function configure(request: FastifyRequest, name: ConfigurableIntegrationName) {
+    const auth = authOf(request);
+    const provider = providerOf(name);
+    if (!provider.configurable) throw ApiError.of(404, INTEGRATION_NOT_FOUND);
+    const parsed = provider.parseConfig(request.body);
+    if (Array.isArray(parsed)) throw new ApiError(422, parsed.map((problem) => ({ detail: problem.detail, source: { pointer: problem.pointer } })));
+    const oauth = provider.connect === 'oauth';
+    let held: Record<string, string> | undefined;
+    if (oauth) {
+      const row = await db.selectFrom('integrations').select('secret_config').where('account_id', '=', auth.accountId).where('name', '=', provider.name).executeTakeFirst();
+      if (!row?.secret_config) throw ApiError.of(409, INTEGRATION_NOT_CONFIGURED);
+      held = openSecrets(secretsKeyOf(app.config), row.secret_config);
+    }
+    try {
+      await provider.verify(parsed, { urls: urls(), fetch: providerFetch({ signal: AbortSignal.timeout(VERIFY_TIMEOUT_MS), maxAttempts: 2 }), ...(held ? { secrets: held } : {}) });
+    } catch (error) {
+      const code = error instanceof CannotConnectError ? error.code : `cannot_connect_to_${provider.name}`;
+      const detail = CANNOT_CONNECT_MESSAGES[code as keyof typeof CANNOT_CONNECT_MESSAGES] ?? `We could not connect to ${INTEGRATION_LABELS[provider.name]}`;
+      if (!(error instanceof CannotConnectError)) request.log.warn(`integration ${provider.name}: configuration check failed: ${String(error)}`);
+      throw new ApiError(422, [{ code, detail, source: { pointer: '/body' } }]);
+    }
+    if (oauth) await saveConnection(app, auth.accountId, provider.name, { config: parsed.config, secrets: {} }, auth.userId, { keepSecrets: true, mergeConfig: true });
+    else await saveConnection(app, auth.accountId, provider.name, { config: parsed.config, secrets: parsed.secrets }, auth.userId);
+    return readAnswer(db, auth.accountId, provider.name);
+  }
+
+  const CONFIGURE_DOCS: Record<ConfigurableIntegrationName, { operationId: string; description: string }> = {
+    chargebee: {
+      operationId: 'configureChargebee',
+      description:
+        'Connects Chargebee with an API key and the site. Each empty field is a 422 on its pointer; credentials Chargebee refuses are a 422 with `code` cannot_connect_to_chargebee. Saving again replaces the configuration.',
+    },
+    fakturownia: {
+      operationId: 'configureFakturownia',
+      description:
+        'Connects Fakturownia with an API token and the subdomain. Each empty field is a 422 on its pointer; credentials Fakturownia refuses are a 422 with `code` cannot_connect_to_fakturownia.',
+    },
+    wfirma: {
+      operationId: 'configureWfirma',
+      description: 'Connects wFirma with a user’s e-mail and password. Each empty field is a 422 on its pointer; credentials wFirma refuses are a 422 with `code` cannot_connect.',
+    },
+    hubspot: {
+      operationId: 'configureHubspot',
+      description:
+        'After the OAuth connect (`authorized: true`), names the company property holding each customer’s public id; then the first sync starts. 409 before the OAuth connect; an empty name is a 422 on its pointer.',
+    },
+    intercom: {
+      operationId: 'configureIntercom',
+      description:
+        'After the OAuth connect (`authorized: true`), says where each customer’s public id is (a contact’s or a company’s attribute); then the first sync starts. 409 before the OAuth connect; an empty attribute name is a 422 on its pointer.',
+    },
+  };
+
+  for (const name of Object.keys(CONFIGURATION_BODIES) as ConfigurableIntegrationName[]) {
+    app.post(
+      `/integrations/${name}`,
+      {
+        onRequest: app.requireFullUser,
+        schema: {
+          tags: ['integrations'],
+          operationId: CONFIGURE_DOCS[name].operationId,
+          summary: `Saves ${INTEGRATION_LABELS[name]}’s configuration and starts its sync`,
+          description: CONFIGURE_DOCS[name].description,
+          security: BEARER,
+          body: CONFIGURATION_BODIES[name],
+          response: { 200: IntegrationAnswerSchema, ...errorResponses(400, 401, 403, 404, 409, 422) },
+        },
       },
-    },
-    async (request) => {
-      const auth = authOf(request);
-      const provider = providerOf(request.params.name);
-      if (!provider.configurable) throw ApiError.of(404, INTEGRATION_NOT_FOUND);
-      const parsed = provider.parseConfig(request.body);
-      if (Array.isArray(parsed)) throw new ApiError(422, parsed.map((problem) => ({ detail: problem.detail, source: { pointer: problem.pointer } })));
-      try {
-        await provider.verify(parsed, { urls: urls(), fetch: providerFetch({ signal: AbortSignal.timeout(VERIFY_TIMEOUT_MS), maxAttempts: 2 }) });
-      } catch (error) {
-        const code = error instanceof CannotConnectError ? error.code : `cannot_connect_to_${provider.name}`;
-        const detail = CANNOT_CONNECT_MESSAGES[code as keyof typeof CANNOT_CONNECT_MESSAGES] ?? `We could not connect to ${INTEGRATION_LABELS[provider.name]}`;
-        if (!(error instanceof CannotConnectError)) request.log.warn(`integration ${provider.name}: configuration check failed: ${String(error)}`);
-        throw new ApiError(422, [{ code, detail, source: { pointer: '/body' } }]);
-      }
-      await saveConnection(app, auth.accountId, provider.name, { config: parsed.config, secrets: parsed.secrets }, auth.userId);
-      return readAnswer(db, auth.accountId, provider.name);
-    },
-  );
+      (request) => configure(request, name),
+    );
+  }
 
   app.delete(
     '/integrations/:name',

@@ -104,7 +104,8 @@ export const oauthRoutes: FastifyPluginAsyncTypebox<OauthRouteOptions> = async (
       }
       try {
         const grant = await spec.exchange({ urls: urls(), client, code, redirectUri: callbackUri(provider) });
-        await saveConnection(app, consumed.accountId, provider, grant, consumed.userId);
+        // The same account at the provider keeps the settings of its dialog (HubSpot, Intercom); a configured one syncs, one still needing its dialog waits for it.
+        await saveConnection(app, consumed.accountId, provider, grant, consumed.userId, { mergeConfig: true });
       } catch (failure) {
         app.log.warn(`oauth ${provider}: account ${consumed.accountId} could not connect: ${failure instanceof Error ? failure.message : String(failure)}`);
         return reply.redirect(returnLocation(consumed.returnPath, provider, 'failed'), 302);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { randomAlphanumeric } from '../auth/secrets';
 import type { DB } from '../db/schema';
 import { ApiError } from '../http/errors';
@@ -100,19 +100,63 @@ async function nameTakenOnRace<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Inserts an attribute (and a customer attribute's segment, which holds its values). */
+async function insertAttribute(trx: Kysely<DB>, accountId: string, id: string, name: string, object: AttributeObject): Promise<void> {
+  await trx.insertInto('object_attributes').values({ account_id: accountId, id, name, object }).execute();
+  if (object === 'customer') await trx.insertInto('customer_segments').values({ account_id: accountId, id: newSegmentId(), object_attribute_id: id, name }).execute();
+}
+
 export async function createAttribute(app: FastifyInstance, accountId: string, input: { name: string; object: AttributeObject }): Promise<ObjectAttribute> {
   const name = checkedName(input.name);
   const db = app.db.kysely;
   await mustBeFreeName(db, accountId, input.object, name);
   const id = newAttributeId();
-  await nameTakenOnRace(() =>
-    db.transaction().execute(async (trx) => {
-      await trx.insertInto('object_attributes').values({ account_id: accountId, id, name, object: input.object }).execute();
-      if (input.object === 'customer') await trx.insertInto('customer_segments').values({ account_id: accountId, id: newSegmentId(), object_attribute_id: id, name }).execute();
-    }),
-  );
+  await nameTakenOnRace(() => db.transaction().execute((trx) => insertAttribute(trx, accountId, id, name, input.object)));
   await app.metrics.invalidate(accountId);
   return (await findAttribute(db, accountId, id)) as ObjectAttribute;
+}
+
+/**
+ * The customer segments (value holders) of the account's customer attributes with these names
+ * (matched case-insensitively, as names are unique), each attribute and segment made when
+ * missing: the integrations' attributes ('HubSpot industry'). Inside the caller's transaction;
+ * a name an attribute may not have (blank, too long) is left out. Keyed by the name as asked.
+ */
+export async function ensureCustomerAttributes(trx: Kysely<DB>, accountId: string, names: readonly string[]): Promise<Map<string, string>> {
+  const wanted = [...new Set(names.filter((name) => attributeNameError(name) === null))];
+  const segments = new Map<string, string>();
+  if (wanted.length === 0) return segments;
+  const lowers = [...new Set(wanted.map((name) => name.trim().toLowerCase()))];
+  const find = () =>
+    trx
+      .selectFrom('object_attributes as a')
+      .leftJoin('customer_segments as s', (join) => join.onRef('s.account_id', '=', 'a.account_id').onRef('s.object_attribute_id', '=', 'a.id'))
+      .select(['a.id', 'a.name', 's.id as segment_id'])
+      .where('a.account_id', '=', accountId)
+      .where('a.object', '=', 'customer')
+      .where((eb) => eb(eb.fn('lower', ['a.name']), 'in', lowers))
+      .execute();
+  let found = await find();
+  const known = new Set(found.map((row) => row.name.toLowerCase()));
+  const missing = new Map<string, string>();
+  for (const name of wanted) if (!known.has(name.trim().toLowerCase())) missing.set(name.trim().toLowerCase(), name.trim());
+  for (const name of missing.values()) {
+    const id = newAttributeId();
+    const inserted = await sql<{ id: string }>`insert into object_attributes (account_id, id, name, object) values (${accountId}, ${id}, ${name}, 'customer')
+                                               on conflict do nothing returning id`.execute(trx);
+    if (inserted.rows.length > 0) await trx.insertInto('customer_segments').values({ account_id: accountId, id: newSegmentId(), object_attribute_id: id, name }).execute();
+  }
+  // An attribute without its segment (made before segments held values) gets one.
+  for (const row of found) {
+    if (row.segment_id === null) await trx.insertInto('customer_segments').values({ account_id: accountId, id: newSegmentId(), object_attribute_id: row.id, name: row.name }).execute();
+  }
+  if (missing.size > 0 || found.some((row) => row.segment_id === null)) found = await find();
+  const byLower = new Map(found.flatMap((row) => (row.segment_id ? [[row.name.toLowerCase(), row.segment_id] as const] : [])));
+  for (const name of wanted) {
+    const segment = byLower.get(name.trim().toLowerCase());
+    if (segment) segments.set(name, segment);
+  }
+  return segments;
 }
 
 /** Segmentations grouping the attribute's values. */

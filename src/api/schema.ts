@@ -1195,7 +1195,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/integrations/{name}": {
+    "/integrations/chargebee": {
         parameters: {
             query?: never;
             header?: never;
@@ -1205,10 +1205,106 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Saves a data source’s configuration and starts its sync
-         * @description The body is the provider’s configuration (Chargebee: `chargebee_api_key`, `chargebee_site`; Fakturownia: `fakturownia_api_token`, `fakturownia_subdomain`). Each empty field is a 422 on its pointer; credentials the provider refuses are a 422 with `code` cannot_connect_to_{provider}. Saving again replaces the configuration.
+         * Saves Chargebee’s configuration and starts its sync
+         * @description Connects Chargebee with an API key and the site. Each empty field is a 422 on its pointer; credentials Chargebee refuses are a 422 with `code` cannot_connect_to_chargebee. Saving again replaces the configuration.
          */
-        post: operations["configureIntegration"];
+        post: operations["configureChargebee"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/fakturownia": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Saves Fakturownia’s configuration and starts its sync
+         * @description Connects Fakturownia with an API token and the subdomain. Each empty field is a 422 on its pointer; credentials Fakturownia refuses are a 422 with `code` cannot_connect_to_fakturownia.
+         */
+        post: operations["configureFakturownia"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/wfirma": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Saves wFirma’s configuration and starts its sync
+         * @description Connects wFirma with a user’s e-mail and password. Each empty field is a 422 on its pointer; credentials wFirma refuses are a 422 with `code` cannot_connect.
+         */
+        post: operations["configureWfirma"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/hubspot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Saves HubSpot’s configuration and starts its sync
+         * @description After the OAuth connect (`authorized: true`), names the company property holding each customer’s public id; then the first sync starts. 409 before the OAuth connect; an empty name is a 422 on its pointer.
+         */
+        post: operations["configureHubspot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/intercom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Saves Intercom’s configuration and starts its sync
+         * @description After the OAuth connect (`authorized: true`), says where each customer’s public id is (a contact’s or a company’s attribute); then the first sync starts. 409 before the OAuth connect; an empty attribute name is a 422 on its pointer.
+         */
+        post: operations["configureIntercom"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
         /** Disconnects a data source; what it synced stays */
         delete: operations["disconnectIntegration"];
         options?: never;
@@ -11386,8 +11482,10 @@ export interface operations {
                             enabled: boolean;
                             /** @description Connecting it opens a configuration dialog */
                             configurable: boolean;
-                            /** @description Credentials are saved (the dialog was saved, or OAuth completed) */
+                            /** @description Credentials are saved (the dialog was saved, or OAuth completed) and nothing is left to configure: it syncs */
                             configured: boolean;
+                            /** @description OAuth tokens are held (the OAuth connect completed). HubSpot and Intercom also need their dialog saved: authorized and not configured means "Configuration needed" */
+                            authorized: boolean;
                             /** @description Its first full sync finished */
                             initially_synced: boolean;
                             /** @description The first sync’s percent */
@@ -11514,20 +11612,21 @@ export interface operations {
             };
         };
     };
-    configureIntegration: {
+    configureChargebee: {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                name: string;
-            };
+            path?: never;
             cookie?: never;
         };
-        /** @description The provider’s configuration fields */
+        /** @description Chargebee configuration */
         requestBody: {
             content: {
                 "application/json": {
-                    [key: string]: unknown;
+                    /** @description A Chargebee API key (a read-only key is enough) (a string) */
+                    chargebee_api_key?: unknown;
+                    /** @description The site: `acme` of acme.chargebee.com (the whole address works too) (a string) */
+                    chargebee_site?: unknown;
                 };
             };
         };
@@ -11545,8 +11644,10 @@ export interface operations {
                         enabled: boolean;
                         /** @description Connecting it opens a configuration dialog */
                         configurable: boolean;
-                        /** @description Credentials are saved (the dialog was saved, or OAuth completed) */
+                        /** @description Credentials are saved (the dialog was saved, or OAuth completed) and nothing is left to configure: it syncs */
                         configured: boolean;
+                        /** @description OAuth tokens are held (the OAuth connect completed). HubSpot and Intercom also need their dialog saved: authorized and not configured means "Configuration needed" */
+                        authorized: boolean;
                         /** @description Its first full sync finished */
                         initially_synced: boolean;
                         /** @description The first sync’s percent */
@@ -11628,6 +11729,735 @@ export interface operations {
             };
             /** @description Not found (or not in your account) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Busy: the resource is being worked on (e.g. a calculated column being computed); try again when it is done */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    configureFakturownia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Fakturownia configuration */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The Fakturownia API token (a string) */
+                    fakturownia_api_token?: unknown;
+                    /** @description The subdomain: `acme` of acme.fakturownia.pl (a string) */
+                    fakturownia_subdomain?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The data source */
+                        name: "stripe" | "chargebee" | "intercom" | "zendesk" | "hubspot" | "fakturownia" | "wfirma";
+                        /** @description A provider is built for it (or it is in closed beta): its card can be clicked */
+                        enabled: boolean;
+                        /** @description Connecting it opens a configuration dialog */
+                        configurable: boolean;
+                        /** @description Credentials are saved (the dialog was saved, or OAuth completed) and nothing is left to configure: it syncs */
+                        configured: boolean;
+                        /** @description OAuth tokens are held (the OAuth connect completed). HubSpot and Intercom also need their dialog saved: authorized and not configured means "Configuration needed" */
+                        authorized: boolean;
+                        /** @description Its first full sync finished */
+                        initially_synced: boolean;
+                        /** @description The first sync’s percent */
+                        initial_progress: number;
+                        /** @description Where the browser goes to connect it by OAuth (from the site root), else null */
+                        connect_url: string | null;
+                        connect: "oauth" | "dialog" | "closed_beta";
+                        sync_status: "idle" | "queued" | "syncing" | "failed";
+                        /** @description When the last successful sync ended */
+                        last_synced_at: string | null;
+                        /** @description Why the last sync failed, in a sentence */
+                        last_error: string | null;
+                        /** @description Non-secret settings (e.g. chargebee_site); never keys, tokens or passwords */
+                        config: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Busy: the resource is being worked on (e.g. a calculated column being computed); try again when it is done */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    configureWfirma: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description wFirma configuration */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The e-mail of the wFirma user (a string) */
+                    wfirma_email?: unknown;
+                    /** @description The password of the wFirma user (a string) */
+                    wfirma_password?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The data source */
+                        name: "stripe" | "chargebee" | "intercom" | "zendesk" | "hubspot" | "fakturownia" | "wfirma";
+                        /** @description A provider is built for it (or it is in closed beta): its card can be clicked */
+                        enabled: boolean;
+                        /** @description Connecting it opens a configuration dialog */
+                        configurable: boolean;
+                        /** @description Credentials are saved (the dialog was saved, or OAuth completed) and nothing is left to configure: it syncs */
+                        configured: boolean;
+                        /** @description OAuth tokens are held (the OAuth connect completed). HubSpot and Intercom also need their dialog saved: authorized and not configured means "Configuration needed" */
+                        authorized: boolean;
+                        /** @description Its first full sync finished */
+                        initially_synced: boolean;
+                        /** @description The first sync’s percent */
+                        initial_progress: number;
+                        /** @description Where the browser goes to connect it by OAuth (from the site root), else null */
+                        connect_url: string | null;
+                        connect: "oauth" | "dialog" | "closed_beta";
+                        sync_status: "idle" | "queued" | "syncing" | "failed";
+                        /** @description When the last successful sync ended */
+                        last_synced_at: string | null;
+                        /** @description Why the last sync failed, in a sentence */
+                        last_error: string | null;
+                        /** @description Non-secret settings (e.g. chargebee_site); never keys, tokens or passwords */
+                        config: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Busy: the resource is being worked on (e.g. a calculated column being computed); try again when it is done */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    configureHubspot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description HubSpot configuration (after the OAuth connect) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The HubSpot company property holding the customer’s public id (its internal name) (a string) */
+                    public_id_attribute_name?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The data source */
+                        name: "stripe" | "chargebee" | "intercom" | "zendesk" | "hubspot" | "fakturownia" | "wfirma";
+                        /** @description A provider is built for it (or it is in closed beta): its card can be clicked */
+                        enabled: boolean;
+                        /** @description Connecting it opens a configuration dialog */
+                        configurable: boolean;
+                        /** @description Credentials are saved (the dialog was saved, or OAuth completed) and nothing is left to configure: it syncs */
+                        configured: boolean;
+                        /** @description OAuth tokens are held (the OAuth connect completed). HubSpot and Intercom also need their dialog saved: authorized and not configured means "Configuration needed" */
+                        authorized: boolean;
+                        /** @description Its first full sync finished */
+                        initially_synced: boolean;
+                        /** @description The first sync’s percent */
+                        initial_progress: number;
+                        /** @description Where the browser goes to connect it by OAuth (from the site root), else null */
+                        connect_url: string | null;
+                        connect: "oauth" | "dialog" | "closed_beta";
+                        sync_status: "idle" | "queued" | "syncing" | "failed";
+                        /** @description When the last successful sync ended */
+                        last_synced_at: string | null;
+                        /** @description Why the last sync failed, in a sentence */
+                        last_error: string | null;
+                        /** @description Non-secret settings (e.g. chargebee_site); never keys, tokens or passwords */
+                        config: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Busy: the resource is being worked on (e.g. a calculated column being computed); try again when it is done */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    configureIntercom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Intercom configuration (after the OAuth connect) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where the customer’s public id is in Intercom */
+                    customer_public_id_path?: {
+                        /** @description Where the public id is: `customer` (the contact) or `company` (a string) */
+                        object_type?: unknown;
+                        /** @description The attribute holding it: `external_id`, `email`, `custom_attributes.X` (contact); `company_id`, `name`, `custom_attributes.X` (company) (a string) */
+                        attribute_name?: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The data source */
+                        name: "stripe" | "chargebee" | "intercom" | "zendesk" | "hubspot" | "fakturownia" | "wfirma";
+                        /** @description A provider is built for it (or it is in closed beta): its card can be clicked */
+                        enabled: boolean;
+                        /** @description Connecting it opens a configuration dialog */
+                        configurable: boolean;
+                        /** @description Credentials are saved (the dialog was saved, or OAuth completed) and nothing is left to configure: it syncs */
+                        configured: boolean;
+                        /** @description OAuth tokens are held (the OAuth connect completed). HubSpot and Intercom also need their dialog saved: authorized and not configured means "Configuration needed" */
+                        authorized: boolean;
+                        /** @description Its first full sync finished */
+                        initially_synced: boolean;
+                        /** @description The first sync’s percent */
+                        initial_progress: number;
+                        /** @description Where the browser goes to connect it by OAuth (from the site root), else null */
+                        connect_url: string | null;
+                        connect: "oauth" | "dialog" | "closed_beta";
+                        sync_status: "idle" | "queued" | "syncing" | "failed";
+                        /** @description When the last successful sync ended */
+                        last_synced_at: string | null;
+                        /** @description Why the last sync failed, in a sentence */
+                        last_error: string | null;
+                        /** @description Non-secret settings (e.g. chargebee_site); never keys, tokens or passwords */
+                        config: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Busy: the resource is being worked on (e.g. a calculated column being computed); try again when it is done */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11772,8 +12602,10 @@ export interface operations {
                         enabled: boolean;
                         /** @description Connecting it opens a configuration dialog */
                         configurable: boolean;
-                        /** @description Credentials are saved (the dialog was saved, or OAuth completed) */
+                        /** @description Credentials are saved (the dialog was saved, or OAuth completed) and nothing is left to configure: it syncs */
                         configured: boolean;
+                        /** @description OAuth tokens are held (the OAuth connect completed). HubSpot and Intercom also need their dialog saved: authorized and not configured means "Configuration needed" */
+                        authorized: boolean;
                         /** @description Its first full sync finished */
                         initially_synced: boolean;
                         /** @description The first sync’s percent */

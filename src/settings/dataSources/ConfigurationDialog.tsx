@@ -1,4 +1,4 @@
-import { Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
@@ -9,11 +9,54 @@ import type { IntegrationName } from '../../../models/integrations';
 import { FailureAlert } from '../../components/FailureAlert';
 import { superstructResolver } from '../../forms/superstructResolver';
 import { CONFIGURATION_FORMS, initialValues } from './integrationForms';
-import type { ConfigurationForm } from './integrationForms';
+import type { ConfigurationField, ConfigurationForm } from './integrationForms';
 
 interface ConfigurationDialogProps {
   name: IntegrationName;
   actor: IntegrationSyncActorRef;
+}
+
+type FormValues = Record<string, unknown>;
+
+/** The value at a dotted key (`customer_public_id_path.attribute_name`) of a nested object. */
+function valueAt(values: Record<string, unknown>, key: string): unknown {
+  let value: unknown = values;
+  for (const segment of key.split('.')) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value;
+}
+
+/**
+ * The dialog's starting values, nested as the body is: each field's saved non-secret setting
+ * (read at its dotted key), else a select's first choice, else empty.
+ */
+export function startingValues(definition: ConfigurationForm, config: Record<string, unknown>): FormValues {
+  const flat = initialValues(definition, config);
+  const values: FormValues = {};
+  for (const field of definition.fields) {
+    const saved = field.fromConfig ? valueAt(config, field.key) : undefined;
+    const chosen = typeof saved === 'string' && saved !== '' ? saved : flat[field.key] || field.options?.[0]?.value || '';
+    const segments = field.key.split('.');
+    let target = values;
+    for (const segment of segments.slice(0, -1)) {
+      const next = target[segment];
+      target = (typeof next === 'object' && next !== null ? next : (target[segment] = {})) as FormValues;
+    }
+    target[segments.at(-1) as string] = chosen;
+  }
+  return values;
+}
+
+/** The server's refusals by field: a pointer names its last segment (`attribute_name`), the form its dotted key. */
+export function fieldErrorsOf(fields: ConfigurationField[], refused: Record<string, string>): Record<string, string> {
+  const errors: Record<string, string> = { ...refused };
+  for (const field of fields) {
+    const message = refused[field.key] ?? refused[field.key.split('.').at(-1) as string];
+    if (message) errors[field.key] = message;
+  }
+  return errors;
 }
 
 /**
@@ -37,14 +80,14 @@ function ConfigurationFormView({ name, actor, form: definition, onCancel }: Conf
   const saving = useSelector(actor, selectSaving);
   const failure = useSelector(actor, selectSaveFailure);
   const config = useSelector(actor, selectConfig);
-  const form = useForm<Record<string, string>>({
-    initialValues: initialValues(definition, config),
+  const form = useForm<FormValues>({
+    initialValues: startingValues(definition, config),
     validate: superstructResolver(definition.struct),
   });
   const { setErrors } = form;
   useEffect(() => {
-    if (failure?.kind === 'invalid') setErrors(failure.fields);
-  }, [failure, setErrors]);
+    if (failure?.kind === 'invalid') setErrors(fieldErrorsOf(definition.fields, failure.fields));
+  }, [failure, setErrors, definition.fields]);
 
   const handleSubmit = form.onSubmit((values) => actor.send({ type: 'integration.save', configuration: values }));
   const messages = failure && failure.kind !== 'invalid' ? failure.messages : [];
@@ -55,7 +98,9 @@ function ConfigurationFormView({ name, actor, form: definition, onCancel }: Conf
           Subscope reads your {INTEGRATION_LABELS[name]} data and never changes it. The first sync starts as soon as you save.
         </Text>
         {definition.fields.map((field) =>
-          field.secret ? (
+          field.options ? (
+            <Select key={field.key} label={field.label} description={field.description} data={field.options} allowDeselect={false} {...form.getInputProps(field.key)} />
+          ) : field.secret ? (
             <PasswordInput key={field.key} label={field.label} description={field.description} autoComplete="off" {...form.getInputProps(field.key)} />
           ) : (
             <TextInput key={field.key} label={field.label} description={field.description} autoComplete="off" {...form.getInputProps(field.key)} />
@@ -66,7 +111,7 @@ function ConfigurationFormView({ name, actor, form: definition, onCancel }: Conf
           <Button variant="default" onClick={onCancel} disabled={saving}>
             Cancel
           </Button>
-          <Button type="submit" loading={saving}>
+          <Button type="submit" loading={saving} disabled={definition.saveDisabledWhileInvalid === true && !form.isValid()}>
             Save
           </Button>
         </Group>

@@ -177,7 +177,8 @@ export function IntegrationCard(props: IntegrationCardProps) {
             ) : null}
             {phase === 'configurationNeeded' && canConfigure ? (
               <Button variant="light" leftSection={<IconPlugConnected size={16} />} onClick={() => actor.send({ type: 'integration.configure' })}>
-                Connect {label}
+                {/* An OAuth integration with a dialog (HubSpot, Intercom) is connected already: its dialog finishes the configuration. */}
+                {integration.authorized ? 'Configure' : 'Connect'} {label}
               </Button>
             ) : null}
             {phase === 'failed' ? (

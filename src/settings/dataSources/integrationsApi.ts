@@ -113,7 +113,8 @@ export function createIntegrationServices(client: ApiClient, queryClient: QueryC
     async saveConfiguration(name, configuration, signal) {
       let answer;
       try {
-        answer = await client.POST('/integrations/{name}', { params: { path: { name } }, body: configuration, signal });
+        // Each provider with a dialog has its own route and body schema (POST /integrations/chargebee, …); the dialog's fields are that body.
+        answer = await client.POST(`/integrations/${name}` as '/integrations/chargebee', { body: configuration, signal });
       } catch (error) {
         if (signal.aborted) throw error;
         throw saveFailure('unavailable', {}, [SAVE_CONFIGURATION_FAILURE]);

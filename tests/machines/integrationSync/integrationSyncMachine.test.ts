@@ -248,6 +248,7 @@ describe('integrationSync machine: details', () => {
   it('names each server answer for what it says', () => {
     expect(answerEvent(answers.notConfigured).type).toBe('integration.answer.notConfigured');
     expect(answerEvent(answers.oauthNotConfigured).type).toBe('integration.answer.notConfigured');
+    expect(answerEvent(answers.oauthAuthorized).type).toBe('integration.answer.notConfigured');
     expect(answerEvent(answers.queued).type).toBe('integration.answer.syncing');
     expect(answerEvent(answers.syncing).type).toBe('integration.answer.syncing');
     expect(answerEvent(answers.synced).type).toBe('integration.answer.synced');
@@ -323,6 +324,31 @@ describe('integrationSync machine: details', () => {
     harness.actor.send(answerEvent(answers.notConfigured));
     expect(harness.snapshot().can({ type: 'integration.connect' })).toBe(false);
     expect(harness.snapshot().can({ type: 'integration.configure' })).toBe(true);
+  });
+
+  it('opens the dialog of an OAuth integration with a dialog once authorized, and redirects again after a disconnect', async () => {
+    const harness = createHarness();
+    // Before its OAuth connect: the redirect, no dialog.
+    harness.actor.send(answerEvent({ ...answers.oauthAuthorized, authorized: false }));
+    expect(harness.snapshot().can({ type: 'integration.configure' })).toBe(false);
+    expect(harness.snapshot().can({ type: 'integration.connect' })).toBe(true);
+    // Authorized: 'Configuration needed', the dialog, no second redirect.
+    harness.actor.send(answerEvent(answers.oauthAuthorized));
+    expect(selectStatusLabel(harness.snapshot())).toBe(CONFIGURATION_NEEDED);
+    expect(harness.snapshot().can({ type: 'integration.connect' })).toBe(false);
+    harness.actor.send({ type: 'integration.configure' });
+    expect(selectDialogOpen(harness.snapshot())).toBe(true);
+    harness.actor.send({ type: 'integration.save', configuration: { public_id_attribute_name: 'customer_id' } });
+    await harness.settle('saveConfiguration', { output: { ...answers.oauthAuthorized, configured: true, sync_status: 'queued' } });
+    expect(selectPhase(harness.snapshot())).toBe('syncing');
+    // 'Change configuration' stays; a disconnect forgets the tokens: the next connect redirects.
+    expect(harness.snapshot().can({ type: 'integration.configure' })).toBe(true);
+    harness.actor.send({ type: 'integration.disconnect' });
+    await harness.settle('disconnect', { output: undefined });
+    expect(selectPhase(harness.snapshot())).toBe('configurationNeeded');
+    expect(harness.snapshot().can({ type: 'integration.configure' })).toBe(false);
+    expect(harness.snapshot().can({ type: 'integration.connect' })).toBe(true);
+    expect(harness.redirects).toEqual([]);
   });
 
   it('gives up a call in flight when the card goes away', () => {

@@ -14,7 +14,8 @@ import type { AnyTestModel, MachineModelEntry } from '../support/modelPaths';
  * The integration sync machine's test model: the events a card, its dialog, the calls and the
  * two live channels (IntegrationsChannel's answers, IntegrationStatusEventsChannel's events)
  * can cause, with fixed payloads so the graph stays finite. One model covers both ways in: the
- * answers of a dialog integration (Chargebee) and of an OAuth one (Stripe's shape).
+ * answers of a dialog integration (Chargebee), of an OAuth one (Stripe's shape), and of an OAuth
+ * one with a dialog once authorized (HubSpot's shape: the dialog, not the redirect).
  */
 
 export const MODEL_NAME = 'chargebee' as const;
@@ -27,6 +28,7 @@ function answer(overrides: Partial<IntegrationAnswer>): IntegrationAnswer {
     enabled: true,
     configurable: true,
     configured: false,
+    authorized: false,
     initially_synced: false,
     initial_progress: 0,
     connect_url: null,
@@ -43,6 +45,8 @@ function answer(overrides: Partial<IntegrationAnswer>): IntegrationAnswer {
 export const answers = {
   notConfigured: answer({}),
   oauthNotConfigured: answer({ configurable: false, connect: 'oauth', connect_url: '/users/auth/stripe' }),
+  /** An OAuth integration with a dialog (HubSpot's shape): connected by OAuth, its dialog not saved yet. */
+  oauthAuthorized: answer({ configurable: true, connect: 'oauth', connect_url: '/users/auth/hubspot', authorized: true, config: { hub_id: '62515' } }),
   queued: answer({ configured: true, sync_status: 'queued', config: { chargebee_site: 'acme' } }),
   syncing: answer({ configured: true, sync_status: 'syncing', initial_progress: 40, config: { chargebee_site: 'acme' } }),
   synced: answer({ configured: true, initially_synced: true, initial_progress: 100, last_synced_at: '2026-11-26T10:00:00.000Z', config: { chargebee_site: 'acme' } }),
@@ -67,7 +71,7 @@ export type IntegrationSyncModelEventType = IntegrationSyncModelEvent['type'];
 
 export const modelEvents: readonly IntegrationSyncModelEvent[] = [
   // The queued answer is the calls' (below): on the channel it says what `syncing` says.
-  ...[answers.notConfigured, answers.oauthNotConfigured, answers.syncing, answers.synced, answers.failed].map(answerEvent),
+  ...[answers.notConfigured, answers.oauthNotConfigured, answers.oauthAuthorized, answers.syncing, answers.synced, answers.failed].map(answerEvent),
   { type: 'integration.initiallySynced' },
   { type: 'integration.syncFailed', error: MODEL_SYNC_ERROR },
   { type: 'integration.configure' },

@@ -679,6 +679,11 @@ export function fieldValues(account: SeededAccount, signedIn: boolean): ValueTab
     email: account.inviteeEmail,
     reset_password_token: account.invitationId,
     to: account.owner.email,
+    // POST /integrations/{provider}: a data source's credentials, not the account's ids; left empty, so the
+    // configuration is refused (422) before any call to the provider.
+    chargebee_api_key: '',
+    fakturownia_api_token: '',
+    wfirma_email: '',
   };
 }
 

@@ -35,6 +35,7 @@ function context(overrides: Partial<SyncContext> = {}, token = FAKTUROWNIA_TOKEN
     since: null,
     cursor: null,
     fetch,
+    accessToken: () => Promise.resolve(''),
     commit: (batch, next) => {
       commits.push({ batch, cursor: next.cursor, progress: next.progress });
       return Promise.resolve();

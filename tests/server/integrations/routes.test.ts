@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANNOT_CONNECT_MESSAGES, CHARGEBEE_API_KEY_EMPTY, CHARGEBEE_SITE_EMPTY, SITE_INVALID } from '../../../models/integrations';
+import { PROVIDERS } from '../../../server/integrations/registry';
 import { integrationSyncsSettled } from '../../../server/integrations/runner';
 import { INTEGRATION_NOT_CONFIGURED, INTEGRATION_NOT_FOUND } from '../../../server/routes/integrations';
 import { startFakeChargebee, type FakeChargebee } from '../../fakes/chargebee';
@@ -73,6 +74,7 @@ describe(`integration routes on ${testEngine}`, () => {
       enabled: true,
       configurable: true,
       configured: false,
+      authorized: false,
       initially_synced: false,
       initial_progress: 0,
       connect_url: null,
@@ -84,14 +86,20 @@ describe(`integration routes on ${testEngine}`, () => {
     });
     expect(byName.stripe).toMatchObject({ enabled: true, configurable: false, connect: 'oauth', connect_url: '/users/auth/stripe' });
     expect(byName.zendesk).toMatchObject({ enabled: true, configurable: false, connect: 'closed_beta', connect_url: null });
-    for (const later of ['hubspot', 'intercom', 'wfirma']) expect(byName[later]).toMatchObject({ enabled: false, configurable: false, connect_url: null });
+    expect(byName.hubspot).toMatchObject({ enabled: true, configurable: true, connect: 'oauth', connect_url: '/users/auth/hubspot', configured: false, authorized: false });
+    // A card whose provider is not built yet is disabled.
+    for (const later of ['intercom', 'wfirma'] as const) {
+      if (!PROVIDERS[later]) expect(byName[later]).toMatchObject({ enabled: false, configurable: false, connect_url: null });
+    }
     expect(byName.fakturownia).toMatchObject({ enabled: true, configurable: true, connect: 'dialog' });
   });
 
   it('gives the OAuth connect URL of each card', async () => {
     const response = await api('GET', '/integrations/action_urls');
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json()).toEqual({ data: { stripe: '/users/auth/stripe', chargebee: null, intercom: null, zendesk: null, hubspot: null, fakturownia: null, wfirma: null } });
+    expect(response.json()).toEqual({
+      data: { stripe: '/users/auth/stripe', chargebee: null, intercom: PROVIDERS.intercom ? '/users/auth/intercom' : null, zendesk: null, hubspot: '/users/auth/hubspot', fakturownia: null, wfirma: null },
+    });
   });
 
   it('asks for a sign-in and a full user', async () => {
@@ -139,9 +147,17 @@ describe(`integration routes on ${testEngine}`, () => {
 
   it('answers 404 for unknown or not configurable names, 409 for a sync of what is not connected', async () => {
     expect((await api('POST', '/integrations/nosuch', owner, GOOD)).statusCode).toBe(404);
-    expect(errorsOf(await api('POST', '/integrations/hubspot', owner, GOOD))[0]?.detail).toBe(INTEGRATION_NOT_FOUND);
-    expect((await api('POST', '/integrations/stripe', owner, GOOD)).statusCode).toBe(404);
-    expect((await api('DELETE', '/integrations/nosuch')).statusCode).toBe(404);
+    // An OAuth integration with a dialog before its OAuth connect: nothing to configure yet.
+    const unauthorized = await api('POST', '/integrations/hubspot', owner, { public_id_attribute_name: 'customer_id' });
+    expect(unauthorized.statusCode).toBe(409);
+    expect(errorsOf(unauthorized)[0]?.detail).toBe(INTEGRATION_NOT_CONFIGURED);
+    // Stripe has no dialog: no such route, the API's JSON error.
+    const stripe = await api('POST', '/integrations/stripe', owner, GOOD);
+    expect(stripe.statusCode).toBe(404);
+    expect(errorsOf(stripe)[0]?.detail).toBeTruthy();
+    const unknown = await api('DELETE', '/integrations/nosuch');
+    expect(unknown.statusCode).toBe(404);
+    expect(errorsOf(unknown)[0]?.detail).toBe(INTEGRATION_NOT_FOUND);
     expect((await api('GET', '/integrations/nosuch/sync_log')).statusCode).toBe(404);
     expect((await api('POST', '/integrations/nosuch/sync')).statusCode).toBe(404);
     const notConnected = await api('POST', '/integrations/chargebee/sync');

@@ -36,6 +36,7 @@ function contextFor(recorded: Recorded, options: { mode?: 'initial' | 'increment
     since: options.since ?? null,
     cursor: options.cursor ?? null,
     fetch: providerFetch({ signal: controller.signal, baseDelayMs: 1 }),
+    accessToken: () => Promise.resolve((options.secrets ?? { access_token: accessToken }).access_token ?? ''),
     signal: controller.signal,
     commit: (batch, next) => {
       recorded.batches.push(batch);

@@ -122,4 +122,59 @@ describe(`integration batch writer on ${testEngine}`, () => {
     expect(deals[0]).toMatchObject({ public_id: 'd1', stage: 'won', currency: 'USD' });
     expect(deals[0]?.customer_id).not.toBeNull();
   });
+
+  it('matches a deal to an existing customer by public id, never making one', async () => {
+    const base = { name: 'Matched', value: 100, currency: 'EUR', stage: 'open', stageChangedAt: null, ownerName: null, externalUrl: null, customerExternalId: null };
+    await write({ deals: [{ ...base, externalId: 'd2', customerPublicId: 'cb_1' }, { ...base, externalId: 'd3', customerPublicId: 'nobody' }] });
+    const rows = await harness.db.kysely
+      .selectFrom('deals as d')
+      .leftJoin('customers as c', (join) => join.onRef('c.account_id', '=', 'd.account_id').onRef('c.id', '=', 'd.customer_id'))
+      .select(['d.public_id', 'c.public_id as customer'])
+      .where('d.account_id', '=', accountId)
+      .where('d.public_id', 'in', ['d2', 'd3'])
+      .orderBy('d.public_id')
+      .execute();
+    expect(rows).toEqual([
+      { public_id: 'd2', customer: 'cb_1' },
+      { public_id: 'd3', customer: null },
+    ]);
+    expect(await harness.db.kysely.selectFrom('customers').select('id').where('account_id', '=', accountId).where('public_id', '=', 'nobody').execute()).toEqual([]);
+  });
+
+  it('writes customer attribute values for this month, making the attributes; an unknown public id is skipped', async () => {
+    const valuesOf = () =>
+      harness.db.kysely
+        .selectFrom('customer_segment_values as v')
+        .innerJoin('customer_segments as s', (join) => join.onRef('s.account_id', '=', 'v.account_id').onRef('s.id', '=', 'v.segment_id'))
+        .innerJoin('customers as c', (join) => join.onRef('c.account_id', '=', 'v.account_id').onRef('c.id', '=', 'v.customer_id'))
+        .select(['c.public_id', 's.name', 'v.value', 'v.year', 'v.month'])
+        .where('v.account_id', '=', accountId)
+        .orderBy('c.public_id')
+        .orderBy('s.name')
+        .execute();
+    const now = new Date();
+    const result = await write({
+      customers: [{ externalId: 'cb_attr', name: 'Attributed', attributes: { 'Test plan': 'Gold' } }],
+      customerAttributes: [
+        { publicId: 'cb_1', values: { 'Test plan': 'Silver', 'Test region': 'EU' } },
+        { publicId: 'nobody', values: { 'Test plan': 'Bronze' } },
+      ],
+    });
+    expect(result.attributeValues).toBe(3);
+    const month = { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 };
+    expect(await valuesOf()).toEqual([
+      { public_id: 'cb_1', name: 'Test plan', value: 'Silver', ...month },
+      { public_id: 'cb_1', name: 'Test region', value: 'EU', ...month },
+      { public_id: 'cb_attr', name: 'Test plan', value: 'Gold', ...month },
+    ]);
+    // Written again with another value: replaced, the attribute reused (matched without regard to case).
+    await write({ customerAttributes: [{ publicId: 'cb_1', values: { 'test PLAN': 'Platinum' } }] });
+    expect((await valuesOf()).find((row) => row.public_id === 'cb_1' && row.name === 'Test plan')?.value).toBe('Platinum');
+    const attributes = await harness.db.kysely.selectFrom('object_attributes').select(['name', 'object']).where('account_id', '=', accountId).orderBy('name').execute();
+    expect(attributes).toEqual([
+      { name: 'Test plan', object: 'customer' },
+      { name: 'Test region', object: 'customer' },
+    ]);
+    expect(await harness.db.kysely.selectFrom('customers').select('id').where('account_id', '=', accountId).where('public_id', '=', 'nobody').execute()).toEqual([]);
+  });
 });

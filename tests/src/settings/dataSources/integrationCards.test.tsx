@@ -28,6 +28,7 @@ function integration(name: IntegrationName, overrides: Partial<IntegrationAnswer
     enabled: ['stripe', 'chargebee', 'fakturownia', 'zendesk'].includes(name),
     configurable: !oauth && name !== 'zendesk',
     configured: false,
+    authorized: false,
     initially_synced: false,
     initial_progress: 0,
     connect_url: oauth ? `/users/auth/${name}` : null,
@@ -188,5 +189,27 @@ describe('Data sources: the integration cards', () => {
     fail = false;
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await findCard('Chargebee')).toBeTruthy();
+  });
+
+  it('opens HubSpot’s dialog once its OAuth connect is done, instead of redirecting again', async () => {
+    const hubspot = { enabled: true, configurable: true, authorized: true, config: { hub_id: '62515' } };
+    const { api, navigate } = setup(listOf({ hubspot }), {
+      'POST /integrations/:name': () => ({ status: 200, body: integration('hubspot', { ...hubspot, configured: true, sync_status: 'queued', config: { hub_id: '62515', public_id_attribute_name: 'customer_id' } }) }),
+    });
+    const card = await findCard('HubSpot');
+    expect(card.getByText('Configuration needed')).toBeInTheDocument();
+    expect(card.queryByRole('button', { name: 'Connect HubSpot' })).not.toBeInTheDocument();
+    await userEvent.click(card.getByRole('button', { name: 'Configure HubSpot' }));
+    expect(navigate).not.toHaveBeenCalled();
+    const dialog = within(await screen.findByRole('dialog', { name: 'Connect HubSpot' }));
+    // Save stays disabled while the attribute name is empty.
+    expect(dialog.getByRole('button', { name: 'Save' })).toBeDisabled();
+    expect(api.requestsTo('POST /integrations/hubspot')).toHaveLength(0);
+    await userEvent.type(dialog.getByLabelText('Attribute name'), 'customer_id');
+    expect(dialog.getByRole('button', { name: 'Save' })).toBeEnabled();
+    await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(api.requestsTo('POST /integrations/hubspot')[0]?.body).toEqual({ public_id_attribute_name: 'customer_id' });
+    expect(await card.findByText('Sync in progress (0%)')).toBeInTheDocument();
   });
 });
