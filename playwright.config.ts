@@ -3,15 +3,15 @@ import { defineConfig, devices } from '@playwright/test';
 /**
  * E2E against the real product: the global setup builds the SPA and starts the providers' fakes;
  * each worker runs `npm start` on a temporary DATA_DIR and a free port (production build, embedded
- * PGlite, demo seed: e2e/support/test.ts), and tests drive Debian's Chromium. Two workers take spec
- * files side by side, each against its own server (E2E_WORKERS overrides the count); the tests
- * of one file run in order in one worker.
+ * PGlite, demo seed: e2e/support/test.ts), and tests drive Debian's Chromium. One worker by default:
+ * with two (E2E_WORKERS=2, each against its own server) the calculated-column spec's save took over
+ * 15 s on CI's two cores, and the run was no faster. The tests of one file run in order in one worker.
  */
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
   fullyParallel: false,
-  workers: Number(process.env.E2E_WORKERS ?? 2),
+  workers: Number(process.env.E2E_WORKERS ?? 1),
   retries: 0,
   // Generous, for a loaded 2-core machine: several tests wait on the server's one PGlite session
   // behind an import or a recalculation. A hung test still fails, at a minute.
