@@ -2,6 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { openAsBlob } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import pg from 'pg';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { parseArgs } from 'node:util';
 import { DEFAULT_PROVIDER_URLS } from '../server/config';
 import { openDatabase, type Database } from '../server/db/database';
@@ -83,7 +87,62 @@ async function peerOnce(base: string): Promise<number> {
 
 const commitShares: number[] = [];
 
-async function oursOnce(database: Database, key: Buffer, base: string, round: number, expected: { customers: number; payments: number }): Promise<number> {
+/** The tables a first Stripe sync fills, in the order their rows may be written. */
+const WRITTEN_TABLES = ['customers', 'products', 'payments', 'payment_items', 'payment_discounts'] as const;
+/** The rows ours wrote in its first round (COPY text, the account id in each row), which the floor writes again. */
+let writtenRows: { accountId: string; tables: Map<string, { columns: string[]; text: string }> } | null = null;
+
+async function captureRows(url: string, accountId: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const tables = new Map<string, { columns: string[]; text: string }>();
+    for (const table of WRITTEN_TABLES) {
+      const { rows } = await client.query<{ name: string }>(`select attname as name from pg_attribute where attrelid = $1::regclass and attnum > 0 and not attisdropped order by attnum`, [table]);
+      const columns = rows.map((row) => row.name);
+      const chunks: Buffer[] = [];
+      for await (const chunk of client.query(copyTo(`copy (select ${columns.join(', ')} from ${table} where account_id = '${accountId}') to stdout`))) chunks.push(chunk as Buffer);
+      tables.set(table, { columns, text: Buffer.concat(chunks).toString('utf8') });
+    }
+    writtenRows = { accountId, tables };
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The floor: the peer's reading and, at the same time, the rows ours wrote written again for a
+ * new account by COPY in one transaction, triggers off as ours has them (the cheapest way
+ * PostgreSQL takes rows). No sync can be faster on this machine: it has to read those pages and
+ * store those rows, and here the writing neither waits for a page nor maps anything.
+ */
+async function floorOnce(url: string, base: string, round: number): Promise<number> {
+  if (!writtenRows) throw new Error('the floor runs after a round of ours');
+  const rows = writtenRows;
+  const accountId = `bench-floor-${round}-${randomBytes(4).toString('hex')}`;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('insert into accounts (id) values ($1)', [accountId]);
+    const write = async () => {
+      await client.query('begin');
+      await client.query('set local session_replication_role = replica');
+      for (const [table, { columns, text }] of rows.tables) {
+        await pipeline(Readable.from([text.replaceAll(rows.accountId, accountId)]), client.query(copyFrom(`copy ${table} (${columns.join(', ')}) from stdin`)));
+      }
+      await client.query('commit');
+    };
+    const started = performance.now();
+    await Promise.all([peerOnce(base), write()]);
+    const elapsed = performance.now() - started;
+    await client.query('delete from accounts where id = $1', [accountId]);
+    return elapsed;
+  } finally {
+    await client.end();
+  }
+}
+
+async function oursOnce(database: Database, databaseUrl: string | null, key: Buffer, base: string, round: number, expected: { customers: number; payments: number }): Promise<number> {
   const db = database.kysely;
   const accountId = `bench-sync-${round}-${randomBytes(4).toString('hex')}`;
   await db.insertInto('accounts').values({ id: accountId }).execute();
@@ -123,6 +182,7 @@ async function oursOnce(database: Database, key: Buffer, base: string, round: nu
     const row = await db.selectFrom('integrations').select(['last_error', 'sync_status']).where('account_id', '=', accountId).executeTakeFirst();
     throw new Error(`round ${round}: ${outcome}, ${customers}/${expected.customers} customers, ${payments}/${expected.payments} payments (${row?.sync_status}: ${row?.last_error ?? ''})`);
   }
+  if (!writtenRows && databaseUrl) await captureRows(databaseUrl, accountId);
   // The next round starts from an empty account again; the database does not grow round by round.
   await db.deleteFrom('accounts').where('id', '=', accountId).execute();
   return elapsed;
@@ -151,10 +211,11 @@ async function main(): Promise<void> {
   try {
     const result = await alternateRounds({
       contenders: [
-        { name: 'ours', run: (round) => oursOnce(database, key, url, round, expected) },
+        { name: 'ours', run: (round) => oursOnce(database, postgres?.url ?? null, key, url, round, expected) },
         { name: 'peer', run: () => peerOnce(url) },
+        ...(postgres ? [{ name: 'floor' as const, run: (round: number) => floorOnce(postgres.url, url, round) }] : []),
       ],
-      ratios: { ratio: ['ours', 'peer'] },
+      ratios: { ratio: ['ours', 'peer'], ...(postgres ? { floor_ratio: ['floor', 'peer'] as ['floor', 'peer'], ours_to_floor: ['ours', 'floor'] as ['ours', 'floor'] } : {}) },
       rounds,
       warmupRounds,
       load,
@@ -165,6 +226,12 @@ async function main(): Promise<void> {
     const ratio = result.ratios.ratio as NonNullable<(typeof result.ratios)['ratio']>;
     const ours = result.figures.ours;
     log(`ours ${describeSpread(ours, 0, ' ms')}; peer ${describeSpread(result.figures.peer, 0, ' ms')}; ratio ${describeSpread(ratio, 3)} (target <= ${RATIO_TARGET}); peak RSS ${rssMb} MB (target < ${RSS_TARGET_MB}); writing (the runner's commits) ${Math.round(median(commitShares) * 100)}% of ours`);
+    const floorRatio = result.ratios.floor_ratio;
+    const oursToFloor = result.ratios.ours_to_floor;
+    const floor = result.figures.floor;
+    if (floor && floorRatio && oursToFloor) {
+      log(`floor (the peer's reading while the same rows are COPYed in) ${describeSpread(floor, 0, ' ms')}; floor/peer ${describeSpread(floorRatio, 3)}; ours/floor ${describeSpread(oursToFloor, 3)}`);
+    }
     log(load.describe());
     log(
       JSON.stringify({
@@ -183,6 +250,10 @@ async function main(): Promise<void> {
         ours_spread: roundedSpread(ours, 0),
         peer_spread: roundedSpread(result.figures.peer, 0),
         engine,
+        floor_ms: floor ? Math.round(floor.median) : null,
+        floor_ratio: floorRatio ? roundTo(floorRatio.median, 3) : null,
+        ours_to_floor: oursToFloor ? roundTo(oursToFloor.median, 3) : null,
+        floor_spread: floor ? roundedSpread(floor, 0) : null,
         ...methodFields(result, load.finish()),
       }),
     );

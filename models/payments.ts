@@ -11,6 +11,7 @@ import {
 } from './constants';
 import { CUSTOMER_NAME_REQUIRED_MESSAGE } from './customers';
 import { currencyDigits } from './money';
+import { randomAlphanumeric } from './random';
 import { requiredString } from './validation';
 
 /**
@@ -130,21 +131,10 @@ export const PAYMENT_TEXT_MAX_LENGTH = 500;
 // Ids
 
 const PAYMENT_ID = new RegExp(`^${GENERATED_PAYMENT_ID_PREFIX}[A-Za-z0-9]{${GENERATED_PAYMENT_ID_RANDOM_LENGTH}}$`);
-const ALPHANUMERICS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** A client-generated payment id: 'subh' and 12 random letters or digits. */
 export function newPaymentId(): string {
-  const bytes = new Uint8Array(GENERATED_PAYMENT_ID_RANDOM_LENGTH);
-  crypto.getRandomValues(bytes);
-  // 256 = 4 x 62 + 8: rejecting 248..255 keeps every character equally likely.
-  let suffix = '';
-  while (suffix.length < GENERATED_PAYMENT_ID_RANDOM_LENGTH) {
-    crypto.getRandomValues(bytes);
-    for (const byte of bytes) {
-      if (byte < 248 && suffix.length < GENERATED_PAYMENT_ID_RANDOM_LENGTH) suffix += ALPHANUMERICS[byte % 62];
-    }
-  }
-  return GENERATED_PAYMENT_ID_PREFIX + suffix;
+  return GENERATED_PAYMENT_ID_PREFIX + randomAlphanumeric(GENERATED_PAYMENT_ID_RANDOM_LENGTH);
 }
 
 export function isPaymentId(id: string): boolean {

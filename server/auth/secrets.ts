@@ -1,4 +1,5 @@
-import { createHash, randomBytes, randomFillSync } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { randomAlphanumeric } from '../../models/random';
 
 /**
  * Random secrets and ids. Tokens sent by e-mail (password reset, invitation) carry 256 random
@@ -16,33 +17,8 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/**
- * Bytes of the system CSPRNG drawn 4 KiB at a time: a sync or an import makes tens of thousands
- * of ids, and one call into the CSPRNG per id cost more than the rest of making them. Each byte
- * is used once, then the pool is filled anew.
- */
-const pool = Buffer.alloc(4096);
-let poolAt = pool.length;
-
-function randomByte(): number {
-  if (poolAt === pool.length) {
-    randomFillSync(pool);
-    poolAt = 0;
-  }
-  return pool[poolAt++] as number;
-}
-
-/** `length` characters [A-Za-z0-9] from the system CSPRNG (rejection sampling, no bias). */
-export function randomAlphanumeric(length: number): string {
-  let out = '';
-  while (out.length < length) {
-    const byte = randomByte();
-    if (byte < 248) out += ALPHABET[byte % 62];
-  }
-  return out;
-}
+/** Letters and digits from the CSPRNG, shared with the client (models/random.ts). */
+export { randomAlphanumeric };
 
 /** An application id: prefix + 12 characters (docs/data-model.md). */
 export function newId(prefix: 'acc' | 'usr' | 'inv' | 'prt' | 'imp'): string {

@@ -73,12 +73,17 @@ function lastBy<T>(rows: readonly T[] | undefined, key: (row: T) => string): T[]
 const dayText = (value: unknown): string | null => (value === null || value === undefined ? null : value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10));
 const numberOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 
+/** One array parameter, not a parameter per id: a page of ids is much cheaper to send and plan. */
+async function customersByPublicId(trx: Transaction<DB>, accountId: string, publicIds: readonly string[]): Promise<{ id: string; public_id: string }[]> {
+  const { rows } = await sql<{ id: string; public_id: string }>`select id, public_id from customers where account_id = ${accountId} and public_id = any(${[...publicIds]}::text[])`.execute(trx);
+  return rows;
+}
+
 /** The ids of the account's customers with these public ids, created (named by their id) when missing. */
 async function customerIds(trx: Transaction<DB>, accountId: string, source: IntegrationName, publicIds: readonly string[], now: Date): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
   for (const part of chunks([...new Set(publicIds)])) {
-    const rows = await trx.selectFrom('customers').select(['id', 'public_id']).where('account_id', '=', accountId).where('public_id', 'in', part).execute();
-    for (const row of rows) if (row.public_id !== null) ids.set(row.public_id, row.id);
+    for (const row of await customersByPublicId(trx, accountId, part)) ids.set(row.public_id, row.id);
   }
   const missing = [...new Set(publicIds)].filter((publicId) => !ids.has(publicId));
   if (missing.length > 0) {
@@ -92,8 +97,7 @@ async function customerIds(trx: Transaction<DB>, accountId: string, source: Inte
 async function existingCustomerIds(trx: Transaction<DB>, accountId: string, publicIds: readonly string[]): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
   for (const part of chunks([...new Set(publicIds)])) {
-    const rows = await trx.selectFrom('customers').select(['id', 'public_id']).where('account_id', '=', accountId).where('public_id', 'in', part).execute();
-    for (const row of rows) if (row.public_id !== null) ids.set(row.public_id, row.id);
+    for (const row of await customersByPublicId(trx, accountId, part)) ids.set(row.public_id, row.id);
   }
   return ids;
 }
@@ -213,6 +217,58 @@ async function writeItems(trx: Transaction<DB>, accountId: string, rows: { id: s
   }
 }
 
+type PaymentRow = { id: string; payment: SyncPayment; row: ReturnType<typeof rowOf> };
+
+/**
+ * Inserts the payments the account does not have yet, each with its item and discount, in one
+ * statement a chunk (one JSON parameter); a payment whose key (source, external id) is already
+ * stored is left alone here. Returns the external ids it inserted: on a first sync every payment
+ * is new, and nothing has to be looked up before writing.
+ */
+async function insertNewPayments(trx: Transaction<DB>, accountId: string, source: IntegrationName, rows: readonly PaymentRow[], now: Date): Promise<Set<string>> {
+  const inserted = new Set<string>();
+  for (const part of chunks(rows)) {
+    const values = part.map(({ id, payment, row }) => {
+      const item = itemShape(payment);
+      const discount = discountShape(payment);
+      return {
+        id,
+        ...row,
+        external_id: payment.externalId,
+        product_key: item.product_key,
+        item_type: item.type,
+        quantity: item.quantity,
+        discount_kind: discount?.kind ?? null,
+        discount_amount: discount?.monthly_amount ?? null,
+        discount_name: discount?.name ?? null,
+        discount_months: discount?.months ?? null,
+      };
+    });
+    const { rows: done } = await sql<{ external_id: string }>`
+      with x as materialized (
+             select * from jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
+                 as x(id text, customer_id text, started_at date, ended_at date, duration_in_months double precision, total_value bigint, monthly_amount double precision,
+                      currency text, invoice_number text, external_id text, product_key text, item_type text, quantity integer,
+                      discount_kind text, discount_amount bigint, discount_name text, discount_months integer)),
+           inserted as (
+             insert into payments (account_id, id, customer_id, started_at, ended_at, duration_in_months, total_value, monthly_amount, currency, invoice_number, source, external_id, created_at, updated_at)
+             select ${accountId}, x.id, x.customer_id, x.started_at, x.ended_at, x.duration_in_months, x.total_value, x.monthly_amount, x.currency, x.invoice_number, ${source}, x.external_id, ${now}, ${now}
+               from x
+             on conflict (account_id, source, external_id) where external_id is not null do nothing
+             returning id, external_id),
+           items as (
+             insert into payment_items (account_id, payment_id, position, product_key, type, quantity)
+             select ${accountId}, x.id, 0, x.product_key, x.item_type, x.quantity from x join inserted on inserted.id = x.id),
+           discounts as (
+             insert into payment_discounts (account_id, payment_id, position, kind, monthly_amount, name, months)
+             select ${accountId}, x.id, 0, x.discount_kind, x.discount_amount, x.discount_name, x.discount_months from x join inserted on inserted.id = x.id
+              where x.discount_kind is not null)
+      select external_id from inserted`.execute(trx);
+    for (const row of done) inserted.add(row.external_id);
+  }
+  return inserted;
+}
+
 async function writePayments(trx: Transaction<DB>, accountId: string, source: IntegrationName, payments: SyncPayment[], now: Date, result: WriteResult): Promise<void> {
   if (payments.length === 0) return;
   const customers = await customerIds(trx, accountId, source, payments.map((payment) => payment.customerExternalId), now);
@@ -224,24 +280,16 @@ async function writePayments(trx: Transaction<DB>, accountId: string, source: In
       .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
       .execute();
   }
-  const stored = await storedPayments(trx, accountId, source, payments.map((payment) => payment.externalId));
-  const inserts: { id: string; payment: SyncPayment; row: ReturnType<typeof rowOf> }[] = [];
-  const changes: { id: string; payment: SyncPayment; row: ReturnType<typeof rowOf> }[] = [];
-  for (const payment of payments) {
-    const row = rowOf(payment, customers.get(payment.customerExternalId) as string);
+  const rows: PaymentRow[] = payments.map((payment) => ({ id: newPaymentId(), payment, row: rowOf(payment, customers.get(payment.customerExternalId) as string) }));
+  const inserted = await insertNewPayments(trx, accountId, source, rows, now);
+  // The rest are stored already: rewritten (with a version) when they changed, else untouched.
+  const known = rows.filter(({ payment }) => !inserted.has(payment.externalId));
+  const stored = known.length > 0 ? await storedPayments(trx, accountId, source, known.map(({ payment }) => payment.externalId)) : new Map<string, StoredPayment>();
+  const changes: PaymentRow[] = [];
+  for (const { payment, row } of known) {
     const found = stored.get(payment.externalId);
-    if (!found) inserts.push({ id: newPaymentId(), payment, row });
-    else if (!unchanged(found, row, payment)) changes.push({ id: found.id, payment, row });
+    if (found && !unchanged(found, row, payment)) changes.push({ id: found.id, payment, row });
   }
-  for (const part of chunks(inserts)) {
-    const rows = part.map(({ id, payment, row }) => ({ id, ...row, external_id: payment.externalId }));
-    await sql`insert into payments (account_id, id, customer_id, started_at, ended_at, duration_in_months, total_value, monthly_amount, currency, invoice_number, source, external_id, created_at, updated_at)
-              select ${accountId}, x.id, x.customer_id, x.started_at, x.ended_at, x.duration_in_months, x.total_value, x.monthly_amount, x.currency, x.invoice_number, ${source}, x.external_id, ${now}, ${now}
-                from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-                  as x(id text, customer_id text, started_at date, ended_at date, duration_in_months double precision, total_value bigint, monthly_amount double precision,
-                       currency text, invoice_number text, external_id text)`.execute(trx);
-  }
-  await writeItems(trx, accountId, inserts);
   if (changes.length > 0) {
     const ids = changes.map((change) => change.id);
     await recordVersions(trx, accountId, ids, now);
@@ -259,7 +307,7 @@ async function writePayments(trx: Transaction<DB>, accountId: string, source: In
     }
     await writeItems(trx, accountId, changes);
   }
-  result.paymentsInserted += inserts.length;
+  result.paymentsInserted += inserted.size;
   result.paymentsChanged += changes.length;
 }
 

@@ -27,7 +27,7 @@ import { CannotConnectError, type IntegrationProvider, type ProviderFetch, type 
 
 export const STRIPE_PAGE = 100;
 /** Pages written per commit (one transaction with their cursor): fewer, larger writes are faster; a killed sync re-reads at most this many pages. Tests may lower it. */
-export const stripeSyncSettings = { pagesPerCommit: 5 };
+export const stripeSyncSettings = { pagesPerCommit: 10 };
 /** Only what an incremental sync needs; Stripe keeps events for 30 days (the catch-up runs every 30 minutes). */
 export const STRIPE_EVENT_TYPES = ['customer.created', 'customer.updated', 'customer.subscription.*', 'invoice.*'];
 

@@ -112,7 +112,7 @@ describe(`Stripe provider on ${testEngine}: an initial sync`, () => {
   it('resumes from the last committed cursor with nothing lost', async () => {
     stripeSyncSettings.pagesPerCommit = 1;
     onTestFinished(() => {
-      stripeSyncSettings.pagesPerCommit = 5;
+      stripeSyncSettings.pagesPerCommit = 10;
     });
     fake.generate(230);
     const whole = fresh();
