@@ -5,7 +5,7 @@ import { disconnectFailedMessage, retryFailedMessage, SYNC_FAILED_FALLBACK } fro
 import type { IntegrationAnswer, IntegrationAnswerEvent, IntegrationSyncContext, IntegrationSyncEvent, IntegrationSyncInput, IntegrationSyncNotice } from './types';
 
 export function initialIntegrationSyncContext(input: IntegrationSyncInput): IntegrationSyncContext {
-  return { name: input.name, integration: null, percent: 0, error: null, saveFailure: null, awaitingFirstSync: false };
+  return { name: input.name, integration: null, percent: 0, error: null, saveFailure: null, awaitingFirstSync: false, heardWhileCalling: null };
 }
 
 type Answer = { integration: IntegrationAnswer | null };
@@ -23,6 +23,41 @@ const KEEP_ANSWERS = {
   'integration.answer.synced': { actions: ASSIGN },
   'integration.answer.failed': { actions: ASSIGN },
 } as const;
+
+/**
+ * While a save or a retry is in flight, the sync it queues can already end (a small account, a
+ * quick provider): IntegrationStatusEventsChannel's event is kept, and applied when the call
+ * answers, since the call's answer is older than the event.
+ */
+const HEAR_WHILE_CALLING = {
+  'integration.initiallySynced': { actions: 'hearSynced' },
+  'integration.syncFailed': { actions: { type: 'hearFailed', params: ({ event }: { event: { error: string } }) => ({ error: event.error }) } },
+} as const;
+
+/** A call that queued a sync answered: the card goes where the sync is by now. */
+const CALL_ANSWERED = [
+  {
+    guard: 'failedWhileCalling',
+    target: '#integrationSync.failed',
+    actions: [
+      { type: 'assignIntegration', params: fromOutput },
+      { type: 'markFailed', params: ({ context }: { context: IntegrationSyncContext }) => ({ error: context.heardWhileCalling?.kind === 'failed' ? context.heardWhileCalling.error : '' }) },
+      'forgetHeard',
+    ],
+  },
+  {
+    guard: 'syncedWhileCalling',
+    target: '#integrationSync.connected',
+    actions: [
+      { type: 'assignIntegration', params: fromOutput },
+      'markSynced',
+      { type: 'notify', params: ({ context }: { context: IntegrationSyncContext }) => ({ kind: 'syncComplete' as const, name: context.name }) },
+      'forgetHeard',
+    ],
+  },
+  { guard: { type: 'isFirstSync', params: fromOutput }, target: '#integrationSync.syncing', actions: [{ type: 'assignIntegration', params: fromOutput }, 'forgetHeard'] },
+  { target: '#integrationSync.connected', actions: [{ type: 'assignIntegration', params: fromOutput }, 'forgetHeard'] },
+] as const;
 
 const clampPercent = (value: number) => Math.min(100, Math.max(0, Number.isFinite(value) ? value : 0));
 
@@ -44,7 +79,9 @@ const clampPercent = (value: number) => Math.min(100, Math.max(0, Number.isFinit
  * - `connecting.saving`: POST /integrations/{name}. Accepted → `syncing` (the first sync is
  *   queued) or `connected` (saved again after the first sync); refused → `configuring` with
  *   the refusal (a field's message, the provider's cannot-connect message, or 'We could not
- *   save configuration').
+ *   save configuration'). A sync that ended before the call answered (`initially_synced` or
+ *   `sync_failed` heard meanwhile, `heardWhileCalling`) wins over the call's older answer:
+ *   → `connected` with the sync-complete toast, or → `failed`. The same holds for a retry.
  * - `syncing`: the first sync runs; `percent` follows each answer. IntegrationStatusEventsChannel's
  *   `initially_synced` → `connected` with the sync-complete toast; `sync_failed` → `failed`.
  * - `connected`: initially synced; later incremental syncs run behind it. A failed one → `failed`.
@@ -94,6 +131,9 @@ export const integrationSyncMachine = setup({
         : null,
     })),
     clearSaveFailure: assign({ saveFailure: null }),
+    forgetHeard: assign({ heardWhileCalling: null }),
+    hearSynced: assign({ heardWhileCalling: { kind: 'synced' as const } }),
+    hearFailed: assign({ heardWhileCalling: (_, params: { error: string }) => ({ kind: 'failed' as const, error: params.error }) }),
     assignSaveFailure: assign({ saveFailure: (_, params: { error: unknown }) => toSaveFailure(params.error) }),
     /** Shows a toast (provided: the app's toast helpers). */
     notify: (_, _params: IntegrationSyncNotice) => {},
@@ -112,6 +152,8 @@ export const integrationSyncMachine = setup({
     isRedirecting: ({ context }) =>
       context.integration?.enabled === true && context.integration.connect === 'oauth' && !!context.integration.connect_url && !context.integration.authorized,
     awaitingFirstSync: ({ context }) => context.awaitingFirstSync,
+    syncedWhileCalling: ({ context }) => context.heardWhileCalling?.kind === 'synced',
+    failedWhileCalling: ({ context }) => context.heardWhileCalling?.kind === 'failed',
   },
 }).createMachine({
   id: 'integrationSync',
@@ -158,15 +200,14 @@ export const integrationSyncMachine = setup({
       },
       states: {
         saving: {
+          entry: 'forgetHeard',
+          on: HEAR_WHILE_CALLING,
           invoke: {
             id: 'saveConfiguration',
             src: 'saveConfiguration',
             input: ({ context, event }) => ({ name: context.name, configuration: event.type === 'integration.save' ? event.configuration : {} }),
-            onDone: [
-              { guard: { type: 'isFirstSync', params: fromOutput }, target: '#integrationSync.syncing', actions: { type: 'assignIntegration', params: fromOutput } },
-              { target: '#integrationSync.connected', actions: { type: 'assignIntegration', params: fromOutput } },
-            ],
-            onError: { target: '#integrationSync.configuring', actions: { type: 'assignSaveFailure', params: ({ event }) => ({ error: event.error }) } },
+            onDone: CALL_ANSWERED,
+            onError: { target: '#integrationSync.configuring', actions: [{ type: 'assignSaveFailure', params: ({ event }) => ({ error: event.error }) }, 'forgetHeard'] },
           },
         },
         redirecting: {
@@ -223,18 +264,17 @@ export const integrationSyncMachine = setup({
           },
         },
         retrying: {
+          entry: 'forgetHeard',
           on: {
             ...KEEP_ANSWERS,
+            ...HEAR_WHILE_CALLING,
           },
           invoke: {
             id: 'retrySync',
             src: 'retrySync',
             input: ({ context }) => ({ name: context.name }),
-            onDone: [
-              { guard: { type: 'isFirstSync', params: fromOutput }, target: '#integrationSync.syncing', actions: { type: 'assignIntegration', params: fromOutput } },
-              { target: '#integrationSync.connected', actions: { type: 'assignIntegration', params: fromOutput } },
-            ],
-            onError: { target: 'idle', actions: { type: 'notify', params: ({ context }) => ({ kind: 'failure' as const, message: retryFailedMessage(context.name) }) } },
+            onDone: CALL_ANSWERED,
+            onError: { target: 'idle', actions: [{ type: 'notify', params: ({ context }) => ({ kind: 'failure' as const, message: retryFailedMessage(context.name) }) }, 'forgetHeard'] },
           },
         },
       },

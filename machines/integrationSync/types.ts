@@ -75,6 +75,11 @@ export interface IntegrationSyncContext {
   saveFailure: IntegrationSaveFailure | null;
   /** A first sync was seen running: its end shows the sync-complete toast. */
   awaitingFirstSync: boolean;
+  /**
+   * What IntegrationStatusEventsChannel said while a save or a retry was in flight (the sync it
+   * queued may end before the call answers), applied when the call answers; null otherwise.
+   */
+  heardWhileCalling: { kind: 'synced' } | { kind: 'failed'; error: string } | null;
 }
 
 /** Events from the card, its dialog and the live channels. */

@@ -119,10 +119,14 @@ function machineExecutors(harness: Harness): IntegrationSyncExecutors {
 
 const SYNC_COMPLETE: IntegrationSyncNotice = { kind: 'syncComplete', name: MODEL_NAME };
 
-/** The toasts a step between two expected states must show. */
-function noticesBetween(before: IntegrationSyncSnapshot, after: IntegrationSyncSnapshot): IntegrationSyncNotice[] {
+/** The toasts a step (`event`) between two expected states must show. */
+function noticesBetween(before: IntegrationSyncSnapshot, after: IntegrationSyncSnapshot, event: IntegrationSyncModelEvent | null): IntegrationSyncNotice[] {
   if (before.context.awaitingFirstSync && !after.context.awaitingFirstSync && after.matches('connected')) return [SYNC_COMPLETE];
-  if (before.matches({ failed: 'retrying' }) && after.matches({ failed: 'idle' })) return [{ kind: 'failure', message: retryFailedMessage(MODEL_NAME) }];
+  // The sync a save or a retry queued ended before the call answered: the toast comes with the answer.
+  const calling = before.matches({ connecting: 'saving' }) || before.matches({ failed: 'retrying' });
+  if (calling && before.context.heardWhileCalling?.kind === 'synced' && after.matches('connected')) return [SYNC_COMPLETE];
+  // A refused retry (not a sync that failed again while the retry was answering).
+  if (before.matches({ failed: 'retrying' }) && event?.type === 'xstate.error.actor.retrySync') return [{ kind: 'failure', message: retryFailedMessage(MODEL_NAME) }];
   if (before.matches('disconnecting') && !after.matches('disconnecting') && !after.matches('configurationNeeded')) {
     return [{ kind: 'failure', message: disconnectFailedMessage(MODEL_NAME) }];
   }
@@ -207,7 +211,7 @@ describe('integrationSync machine: generated paths', () => {
 
   it('stays a test plan QA can read (a bounded number of paths)', () => {
     expect(paths.length).toBeGreaterThan(40);
-    expect(paths.length).toBeLessThan(260);
+    expect(paths.length).toBeLessThan(420);
     expect(paths.map(describePath)).toContain(
       'integration.answer.notConfigured → integration.configure → integration.save → xstate.done.actor.saveConfiguration ⇒ syncing',
     );
@@ -218,13 +222,18 @@ describe('integrationSync machine: generated paths', () => {
     let previous: IntegrationSyncSnapshot | null = null;
     let noticesSeen = 0;
     let callsSeen = 0;
+    let stepEvent: IntegrationSyncModelEvent | null = null;
+    const executors = machineExecutors(harness);
+    const recording = Object.fromEntries(
+      Object.entries(executors).map(([type, execute]) => [type, (event: IntegrationSyncModelEvent) => ((stepEvent = event), execute(event))]),
+    ) as IntegrationSyncExecutors;
     await path.test(
-      pathTestParams(machineExecutors(harness), (expected) => {
+      pathTestParams(recording, (expected) => {
         const actual = harness.snapshot();
         expect(actual.value).toEqual(expected.value);
         expect(actual.context).toEqual(expected.context);
         if (previous) {
-          expect(harness.notices.slice(noticesSeen), 'toasts').toEqual(noticesBetween(previous, expected));
+          expect(harness.notices.slice(noticesSeen), 'toasts').toEqual(noticesBetween(previous, expected, stepEvent));
           const made = harness.calls.slice(callsSeen).map(({ id, input }) => ({ id, input }));
           expect(made, 'calls').toEqual(callsBetween(previous, expected));
         }
@@ -273,6 +282,30 @@ describe('integrationSync machine: details', () => {
     harness.actor.send({ type: 'integration.initiallySynced' });
     expect(harness.notices).toEqual([SYNC_COMPLETE]);
     expect(syncCompleteMessage('chargebee')).toBe('Chargebee is synced: your reports now include its data');
+  });
+
+  it('is Connected with the toast when the first sync ends before the save answers, and Sync failed when it failed', async () => {
+    const harness = createHarness();
+    harness.actor.send(answerEvent(answers.notConfigured));
+    harness.actor.send({ type: 'integration.configure' });
+    harness.actor.send({ type: 'integration.save', configuration: MODEL_CONFIGURATION });
+    // A small account: the queued sync ends while POST /integrations/chargebee is still answering.
+    harness.actor.send(answerEvent(answers.synced));
+    harness.actor.send({ type: 'integration.initiallySynced' });
+    expect(harness.notices).toEqual([]);
+    await harness.settle('saveConfiguration', { output: answers.queued });
+    expect(selectStatusLabel(harness.snapshot())).toBe(CONNECTED);
+    expect(harness.notices).toEqual([SYNC_COMPLETE]);
+    expect(harness.snapshot().context.heardWhileCalling).toBeNull();
+
+    const failing = createHarness();
+    failing.actor.send(answerEvent(answers.failed));
+    failing.actor.send({ type: 'integration.retry' });
+    failing.actor.send({ type: 'integration.syncFailed', error: 'Chargebee answered 503 five times' });
+    await failing.settle('retrySync', { output: answers.queued });
+    expect(selectStatusLabel(failing.snapshot())).toBe('Sync failed');
+    expect(selectError(failing.snapshot())).toBe('Chargebee answered 503 five times');
+    expect(failing.notices).toEqual([]);
   });
 
   it('shows no sync-complete toast for an integration that was synced before the page loaded', () => {

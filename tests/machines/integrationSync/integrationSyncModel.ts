@@ -121,7 +121,8 @@ const modelLogic = integrationSyncMachine as unknown as ActorLogic<IntegrationSy
  * answer after loading; entered any other way (a closed dialog, a call's answer, a channel
  * message) it is a leaf, except a connected card still owing the sync-complete toast (the
  * first sync's answer came before its event). An answer that only updates a busy state (the
- * dialog open, a call in flight) is a leaf too. Without them every way round the chart would
+ * dialog open, a call in flight) is a leaf too, and so is a second sync event heard while a
+ * call is in flight. Without them every way round the chart would
  * walk the whole chart again.
  */
 const leaves = new WeakSet<object>();
@@ -132,6 +133,8 @@ const isSettled = (snapshot: IntegrationSyncSnapshot) =>
 function isLeaf(snapshot: IntegrationSyncSnapshot, event: IntegrationSyncModelEvent | undefined, previous: IntegrationSyncSnapshot | undefined): string | null {
   if (!event || !previous || previous.matches('loading')) return null;
   if (isSettled(snapshot)) return snapshot.matches('connected') && snapshot.context.awaitingFirstSync ? null : 'settled';
+  // A call in flight hears how its sync ended; a second such event only replaces the first.
+  if ((event.type === 'integration.initiallySynced' || event.type === 'integration.syncFailed') && previous.context.heardWhileCalling !== null) return 'heard again';
   return event.type.startsWith('integration.answer.') ? 'answered' : null;
 }
 
