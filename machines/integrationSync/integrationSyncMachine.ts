@@ -87,8 +87,9 @@ const clampPercent = (value: number) => Math.min(100, Math.max(0, Number.isFinit
  * - `connected`: initially synced; later incremental syncs run behind it. A failed one → `failed`.
  * - `failed`: the last sync failed (`error` says why). `integration.retry` → `failed.retrying`
  *   (POST /integrations/{name}/sync) → `syncing` or `connected`; refused → back with a toast.
- * - `disconnecting`: DELETE /integrations/{name} (from syncing, connected or failed) →
- *   `configurationNeeded`; refused → back, with a toast.
+ * - `disconnecting`: DELETE /integrations/{name} (from syncing, connected or failed, or from
+ *   configurationNeeded when OAuth tokens are held) → `configurationNeeded`; refused → back,
+ *   with a toast.
  *
  * Whatever the state, an answer that says otherwise (another tab connected, the server
  * finished) moves the card there: every settled state takes the answers (`integration.answer.*`, named by `answerEvent`). The toasts
@@ -151,6 +152,9 @@ export const integrationSyncMachine = setup({
     /** The card sends the browser to the provider (OAuth, not authorized yet). */
     isRedirecting: ({ context }) =>
       context.integration?.enabled === true && context.integration.connect === 'oauth' && !!context.integration.connect_url && !context.integration.authorized,
+    /** OAuth tokens are held (an OAuth integration with a dialog not saved yet can still be disconnected). */
+    isAuthorized: ({ context }) => context.integration?.authorized === true,
+    isUnconfigured: ({ context }) => context.integration?.configured !== true,
     awaitingFirstSync: ({ context }) => context.awaitingFirstSync,
     syncedWhileCalling: ({ context }) => context.heardWhileCalling?.kind === 'synced',
     failedWhileCalling: ({ context }) => context.heardWhileCalling?.kind === 'failed',
@@ -177,6 +181,7 @@ export const integrationSyncMachine = setup({
         'integration.answer.failed': { target: 'failed', actions: ASSIGN },
         'integration.configure': { guard: 'isConfigurable', target: 'configuring', actions: 'clearSaveFailure' },
         'integration.connect': { guard: 'isRedirecting', target: 'connecting.redirecting' },
+        'integration.disconnect': { guard: 'isAuthorized', target: 'disconnecting' },
       },
     },
 
@@ -293,6 +298,11 @@ export const integrationSyncMachine = setup({
           {
             guard: { type: 'isFailed', params: fromContext },
             target: 'failed',
+            actions: { type: 'notify', params: ({ context }) => ({ kind: 'failure' as const, message: disconnectFailedMessage(context.name) }) },
+          },
+          {
+            guard: 'isUnconfigured',
+            target: 'configurationNeeded',
             actions: { type: 'notify', params: ({ context }) => ({ kind: 'failure' as const, message: disconnectFailedMessage(context.name) }) },
           },
           {

@@ -181,6 +181,12 @@ export function IntegrationCard(props: IntegrationCardProps) {
                 {integration.authorized ? 'Configure' : 'Connect'} {label}
               </Button>
             ) : null}
+            {phase === 'configurationNeeded' && canDisconnect ? (
+              // Authorized by OAuth, its dialog not saved yet: the tokens can be given up without configuring.
+              <Button variant="subtle" color="red" onClick={() => actor.send({ type: 'integration.disconnect' })}>
+                Disconnect
+              </Button>
+            ) : null}
             {phase === 'failed' ? (
               <Button variant="light" color="red" leftSection={<IconRefresh size={16} />} loading={retrying} onClick={() => actor.send({ type: 'integration.retry' })}>
                 Retry

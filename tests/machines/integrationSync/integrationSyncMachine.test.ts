@@ -127,7 +127,7 @@ function noticesBetween(before: IntegrationSyncSnapshot, after: IntegrationSyncS
   if (calling && before.context.heardWhileCalling?.kind === 'synced' && after.matches('connected')) return [SYNC_COMPLETE];
   // A refused retry (not a sync that failed again while the retry was answering).
   if (before.matches({ failed: 'retrying' }) && event?.type === 'xstate.error.actor.retrySync') return [{ kind: 'failure', message: retryFailedMessage(MODEL_NAME) }];
-  if (before.matches('disconnecting') && !after.matches('disconnecting') && !after.matches('configurationNeeded')) {
+  if (before.matches('disconnecting') && event?.type === 'xstate.error.actor.disconnect') {
     return [{ kind: 'failure', message: disconnectFailedMessage(MODEL_NAME) }];
   }
   return [];

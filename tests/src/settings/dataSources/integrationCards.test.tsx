@@ -212,4 +212,14 @@ describe('Data sources: the integration cards', () => {
     expect(api.requestsTo('POST /integrations/hubspot')[0]?.body).toEqual({ public_id_attribute_name: 'customer_id' });
     expect(await card.findByText('Sync in progress (0%)')).toBeInTheDocument();
   });
+
+  it('disconnects an OAuth integration whose dialog was never saved, so the next click redirects again', async () => {
+    const hubspot = { enabled: true, configurable: true, authorized: true, connect: 'oauth' as const, connect_url: '/users/auth/hubspot', config: { hub_id: '62515' } };
+    const { api } = setup(listOf({ hubspot }), { 'DELETE /integrations/:name': () => ({ status: 204 }) });
+    const card = await findCard('HubSpot');
+    await userEvent.click(card.getByRole('button', { name: 'Disconnect' }));
+    expect(await card.findByRole('button', { name: 'Connect HubSpot' })).toBeInTheDocument();
+    expect(api.requestsTo('DELETE /integrations/hubspot')).toHaveLength(1);
+    expect(card.queryByRole('button', { name: 'Disconnect' })).not.toBeInTheDocument();
+  });
 });
