@@ -89,6 +89,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           pool: 'forks',
+          isolate: false,
         },
       },
       viewProject('src', true),
