@@ -1,4 +1,5 @@
-import type { IntegrationAnswer, IntegrationAnswerEvent } from './types';
+import type { IntegrationAnswerEvent } from './types';
+import type { IntegrationAnswer } from '../../models/integrations';
 
 /**
  * The machine's event for a server answer about the integration, named for what it says: a

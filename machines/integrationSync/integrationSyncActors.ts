@@ -1,7 +1,8 @@
 import { fromPromise } from 'xstate';
 import { SAVE_CONFIGURATION_FAILURE } from '../../models/integrations';
 import type { IntegrationName } from '../../models/integrations';
-import type { IntegrationAnswer, IntegrationSaveFailure } from './types';
+import type { IntegrationSaveFailure } from './types';
+import type { IntegrationAnswer } from '../../models/integrations';
 
 /**
  * The calls an integration card makes. src/ implements them over the API client; tests with

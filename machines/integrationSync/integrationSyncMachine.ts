@@ -2,7 +2,8 @@ import { assign, setup } from 'xstate';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import { integrationSyncActors, servicesNotProvided, toSaveFailure } from './integrationSyncActors';
 import { disconnectFailedMessage, retryFailedMessage, SYNC_FAILED_FALLBACK } from './messages';
-import type { IntegrationAnswer, IntegrationAnswerEvent, IntegrationSyncContext, IntegrationSyncEvent, IntegrationSyncInput, IntegrationSyncNotice } from './types';
+import type { IntegrationAnswerEvent, IntegrationSyncContext, IntegrationSyncEvent, IntegrationSyncInput, IntegrationSyncNotice } from './types';
+import type { IntegrationAnswer } from '../../models/integrations';
 
 export function initialIntegrationSyncContext(input: IntegrationSyncInput): IntegrationSyncContext {
   return { name: input.name, integration: null, percent: 0, error: null, saveFailure: null, awaitingFirstSync: false, heardWhileCalling: null };

@@ -1,46 +1,10 @@
-import type { IntegrationName } from '../../models/integrations';
+import type { IntegrationAnswer, IntegrationName } from '../../models/integrations';
 
 /**
- * One integration card's data: what the server answers about an integration (GET
- * /integrations, IntegrationsChannel), why a call of the card failed, and the machine's
- * context and events.
+ * One integration card's data: why a call of the card failed, and the machine's context and
+ * events. What the server answers about an integration (`IntegrationAnswer`) is in
+ * models/integrations.ts, shared with the server.
  */
-
-/** How a card connects: a redirect to the provider (OAuth), a configuration dialog, or the closed-beta dialog. */
-export type IntegrationConnectKind = 'oauth' | 'dialog' | 'closed_beta';
-
-/** The sync on the server: nothing running, waiting on the queue, running, or the last run failed. */
-export type IntegrationSyncStatus = 'idle' | 'queued' | 'syncing' | 'failed';
-
-/** An integration as the API answers it (the fields the card reads). */
-export interface IntegrationAnswer {
-  name: IntegrationName;
-  /** A provider exists (or the closed beta); a disabled card is greyed and does nothing. */
-  enabled: boolean;
-  /** Connects through a configuration dialog. */
-  configurable: boolean;
-  /** Credentials saved (the dialog saved, or OAuth completed) and nothing left to configure: it syncs. */
-  configured: boolean;
-  /**
-   * OAuth tokens are held. An OAuth integration with a dialog (HubSpot, Intercom) is authorized
-   * and not configured until its dialog is saved: the card says 'Configuration needed' and opens
-   * the dialog instead of redirecting again.
-   */
-  authorized: boolean;
-  initially_synced: boolean;
-  /** The first sync's percent, 0-100. */
-  initial_progress: number;
-  /** Where an OAuth card sends the browser ('/users/auth/stripe'), else null. */
-  connect_url: string | null;
-  connect: IntegrationConnectKind;
-  sync_status: IntegrationSyncStatus;
-  /** ISO date-time of the end of the last successful sync. */
-  last_synced_at: string | null;
-  /** Why the last sync failed, a sentence for the user and support. */
-  last_error: string | null;
-  /** Non-secret settings (`{chargebee_site: 'acme'}`). */
-  config: Record<string, unknown>;
-}
 
 /**
  * Why a saved configuration was refused:

@@ -1,29 +1,8 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { publish } from '../cable/streams';
 import type { DB, IntegrationName, IntegrationsTable, JsonObject } from '../db/schema';
+import type { IntegrationAnswer } from '../../models/integrations';
 import { INTEGRATION_NAMES, PROVIDERS } from './registry';
-
-/**
- * What a client sees of an integration (IntegrationAnswer in docs/integrations.md): the card's
- * state, the first sync's percent, the non-secret settings. Secrets never leave this module's
- * callers: `secret_config` is not read here.
- */
-export interface IntegrationAnswer {
-  name: IntegrationName;
-  enabled: boolean;
-  configurable: boolean;
-  configured: boolean;
-  /** OAuth tokens are held (the OAuth connect completed); an OAuth provider with a dialog may still need its configuration. */
-  authorized: boolean;
-  initially_synced: boolean;
-  initial_progress: number;
-  connect_url: string | null;
-  connect: 'oauth' | 'dialog' | 'closed_beta';
-  sync_status: 'idle' | 'queued' | 'syncing' | 'failed';
-  last_synced_at: string | null;
-  last_error: string | null;
-  config: JsonObject;
-}
 
 /** How each card connects when no provider is built for it yet (shown disabled). */
 const CONNECT_WITHOUT_PROVIDER: Record<IntegrationName, IntegrationAnswer['connect']> = {

@@ -15,7 +15,8 @@ import {
   selectSaving,
   selectStatusLabel,
 } from '../../../machines/integrationSync/selectors';
-import type { IntegrationAnswer, IntegrationSyncNotice } from '../../../machines/integrationSync/types';
+import type { IntegrationSyncNotice } from '../../../machines/integrationSync/types';
+import type { IntegrationAnswer } from '../../../models/integrations';
 import { CONFIGURATION_NEEDED, CONNECTED, SAVE_CONFIGURATION_FAILURE } from '../../../models/integrations';
 import { coverageGaps, describePath, generatePaths } from '../support/modelPaths';
 import type { AnyTestModel, AnyTestPath } from '../support/modelPaths';

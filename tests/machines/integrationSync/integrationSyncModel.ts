@@ -6,7 +6,8 @@ import { saveFailure } from '../../../machines/integrationSync/integrationSyncAc
 import type { IntegrationSyncInvokeId } from '../../../machines/integrationSync/integrationSyncActors';
 import { integrationSyncMachine } from '../../../machines/integrationSync/integrationSyncMachine';
 import type { IntegrationSyncSnapshot } from '../../../machines/integrationSync/integrationSyncMachine';
-import type { IntegrationAnswer, IntegrationSyncEvent } from '../../../machines/integrationSync/types';
+import type { IntegrationSyncEvent } from '../../../machines/integrationSync/types';
+import type { IntegrationAnswer } from '../../../models/integrations';
 import { CANNOT_CONNECT_MESSAGES, CHARGEBEE_API_KEY_EMPTY, SAVE_CONFIGURATION_FAILURE } from '../../../models/integrations';
 import type { AnyTestModel, MachineModelEntry } from '../support/modelPaths';
 

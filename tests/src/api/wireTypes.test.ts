@@ -1,5 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { Cost, CostBody } from '../../../models/costs';
+import type { IntegrationAnswer } from '../../../models/integrations';
 import type { Payment, PaymentBody } from '../../../models/payments';
 import type { operations } from '../../../src/api/schema';
 
@@ -15,6 +16,8 @@ type PaymentAnswer = Json<operations['updatePayment']['responses'][200]>;
 type PaymentUpsertBody = Json<operations['upsertPayment']['requestBody']>;
 type CostAnswer = Json<operations['createCost']['responses'][201]>;
 type CostCreateBody = Json<operations['createCost']['requestBody']>;
+type IntegrationsAnswer = Json<operations['listIntegrations']['responses'][200]>;
+type ConfigureAnswer = Json<operations['configureChargebee']['responses'][200]>;
 
 describe('hand-written wire types', () => {
   it('are the generated API types', () => {
@@ -22,5 +25,7 @@ describe('hand-written wire types', () => {
     expectTypeOf<PaymentBody>().toExtend<PaymentUpsertBody>();
     expectTypeOf<Cost>().toEqualTypeOf<CostAnswer>();
     expectTypeOf<CostBody>().toExtend<CostCreateBody>();
+    expectTypeOf<IntegrationAnswer>().toEqualTypeOf<IntegrationsAnswer['items'][number]>();
+    expectTypeOf<IntegrationAnswer>().toEqualTypeOf<ConfigureAnswer>();
   });
 });

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { IntegrationAnswer } from '../../../../machines/integrationSync/types';
+import type { IntegrationAnswer } from '../../../../models/integrations';
 import { ATTRIBUTE_NAME_EMPTY, INTEGRATION_NAMES } from '../../../../models/integrations';
 import type { IntegrationName } from '../../../../models/integrations';
 import { tokenStore } from '../../../../src/api/tokenStore';
