@@ -1,12 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { openAsBlob } from 'node:fs';
+import { createReadStream, createWriteStream, openAsBlob } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
-import { parseArgs } from 'node:util';
 import { DEFAULT_PROVIDER_URLS } from '../server/config';
 import { openDatabase, type Database } from '../server/db/database';
 import { migrateToLatest } from '../server/db/migrate';
@@ -89,53 +91,57 @@ const commitShares: number[] = [];
 
 /** The tables a first Stripe sync fills, in the order their rows may be written. */
 const WRITTEN_TABLES = ['customers', 'products', 'payments', 'payment_items', 'payment_discounts'] as const;
-/** The rows ours wrote in its first round (COPY text, the account id in each row), which the floor writes again. */
-let writtenRows: { accountId: string; tables: Map<string, { columns: string[]; text: string }> } | null = null;
+/**
+ * The rows ours wrote in its first round: COPY text files of each table, written and read as
+ * streams so the floor adds nothing to this process's peak RSS (which is ours, judged).
+ */
+let writtenRows: { accountId: string; dir: string; tables: { table: string; columns: string[]; file: string }[] } | null = null;
 
 async function captureRows(url: string, accountId: string): Promise<void> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'subscope-bench-sync-'));
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const tables = new Map<string, { columns: string[]; text: string }>();
+    const tables: { table: string; columns: string[]; file: string }[] = [];
     for (const table of WRITTEN_TABLES) {
       const { rows } = await client.query<{ name: string }>(`select attname as name from pg_attribute where attrelid = $1::regclass and attnum > 0 and not attisdropped order by attnum`, [table]);
       const columns = rows.map((row) => row.name);
-      const chunks: Buffer[] = [];
-      for await (const chunk of client.query(copyTo(`copy (select ${columns.join(', ')} from ${table} where account_id = '${accountId}') to stdout`))) chunks.push(chunk as Buffer);
-      tables.set(table, { columns, text: Buffer.concat(chunks).toString('utf8') });
+      const file = path.join(dir, `${table}.copy`);
+      await pipeline(client.query(copyTo(`copy (select ${columns.join(', ')} from ${table} where account_id = '${accountId}') to stdout`)), createWriteStream(file));
+      tables.push({ table, columns, file });
     }
-    writtenRows = { accountId, tables };
+    writtenRows = { accountId, dir, tables };
   } finally {
     await client.end();
   }
 }
 
 /**
- * The floor: the peer's reading and, at the same time, the rows ours wrote written again for a
- * new account by COPY in one transaction, triggers off as ours has them (the cheapest way
- * PostgreSQL takes rows). No sync can be faster on this machine: it has to read those pages and
- * store those rows, and here the writing neither waits for a page nor maps anything.
+ * The floor: the peer's reading and, at the same time, the rows ours wrote written again (for
+ * the same account id, free again once ours' round deleted its account) by COPY in one
+ * transaction, triggers off as ours has them: the cheapest way PostgreSQL takes rows. No sync
+ * can be faster on this machine: it has to read those pages and store those rows, and here the
+ * writing neither waits for a page nor maps anything.
  */
-async function floorOnce(url: string, base: string, round: number): Promise<number> {
+async function floorOnce(url: string, base: string): Promise<number> {
   if (!writtenRows) throw new Error('the floor runs after a round of ours');
   const rows = writtenRows;
-  const accountId = `bench-floor-${round}-${randomBytes(4).toString('hex')}`;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query('insert into accounts (id) values ($1)', [accountId]);
+    await client.query('insert into accounts (id) values ($1)', [rows.accountId]);
     const write = async () => {
       await client.query('begin');
       await client.query('set local session_replication_role = replica');
-      for (const [table, { columns, text }] of rows.tables) {
-        await pipeline(Readable.from([text.replaceAll(rows.accountId, accountId)]), client.query(copyFrom(`copy ${table} (${columns.join(', ')}) from stdin`)));
+      for (const { table, columns, file } of rows.tables) {
+        await pipeline(createReadStream(file), client.query(copyFrom(`copy ${table} (${columns.join(', ')}) from stdin`)));
       }
       await client.query('commit');
     };
     const started = performance.now();
     await Promise.all([peerOnce(base), write()]);
     const elapsed = performance.now() - started;
-    await client.query('delete from accounts where id = $1', [accountId]);
+    await client.query('delete from accounts where id = $1', [rows.accountId]);
     return elapsed;
   } finally {
     await client.end();
@@ -213,7 +219,7 @@ async function main(): Promise<void> {
       contenders: [
         { name: 'ours', run: (round) => oursOnce(database, postgres?.url ?? null, key, url, round, expected) },
         { name: 'peer', run: () => peerOnce(url) },
-        ...(postgres ? [{ name: 'floor' as const, run: (round: number) => floorOnce(postgres.url, url, round) }] : []),
+        ...(postgres ? [{ name: 'floor' as const, run: () => floorOnce(postgres.url, url) }] : []),
       ],
       ratios: { ratio: ['ours', 'peer'], ...(postgres ? { floor_ratio: ['floor', 'peer'] as ['floor', 'peer'], ours_to_floor: ['ours', 'floor'] as ['ours', 'floor'] } : {}) },
       rounds,
@@ -259,6 +265,7 @@ async function main(): Promise<void> {
     );
   } finally {
     child.stdin?.end();
+    if (writtenRows) await rm(writtenRows.dir, { recursive: true, force: true });
     await database.close();
     await postgres?.drop();
   }
