@@ -125,6 +125,8 @@ export interface SyncBatch {
   deletedPayments?: string[];
   invoiceItems?: SyncInvoiceItem[];
   deals?: SyncDeal[];
+  /** External ids of deals the provider archived or deleted (HubSpot): removed from the deals section. */
+  deletedDeals?: string[];
   /** Attribute values for customers matched by their public id (Intercom: by the configured path). */
   customerAttributes?: { publicId: string; values: Record<string, string | null> }[];
 }

@@ -22,6 +22,7 @@ import type { SyncBatch, SyncDeal, SyncPayment } from './types';
  *   to the import rules (distillItems) in the same transaction;
  * - deals by (account, source, public_id); a deal's customer by the provider's customer id
  *   (created when missing) or by the public id of a customer the account has (never created);
+ *   `deletedDeals` removed;
  * - customer attribute values (a customer's `attributes`, `customerAttributes` by public id) for
  *   the current month, like an attribute values import; the attributes (object 'customer') made
  *   when missing; a public id no customer has is skipped.
@@ -53,6 +54,8 @@ export interface WriteResult {
   paymentsDeleted: number;
   invoiceItems: number;
   deals: number;
+  /** Deals removed because the provider archived or deleted them. */
+  dealsDeleted: number;
   /** Attribute values written (one per customer and attribute). */
   attributeValues: number;
 }
@@ -443,6 +446,14 @@ async function writeDeals(trx: Transaction<DB>, accountId: string, source: Integ
   result.deals += deals.length;
 }
 
+/** Deals the provider archived or deleted: gone from the deals section (nothing refers to a deal). */
+async function deleteDeals(trx: Transaction<DB>, accountId: string, source: IntegrationName, externalIds: readonly string[], result: WriteResult): Promise<void> {
+  for (const part of chunks([...new Set(externalIds)])) {
+    const { rows } = await sql<{ id: string }>`delete from deals where account_id = ${accountId} and source = ${source} and public_id = any(${part}::text[]) returning id`.execute(trx);
+    result.dealsDeleted += rows.length;
+  }
+}
+
 /**
  * Attribute values of customers by public id, for the current month (UTC): the value in force
  * from this month on (a time-sensitive attribute keeps its history), as an attribute values
@@ -481,7 +492,7 @@ async function writeAttributeValues(trx: Transaction<DB>, accountId: string, ent
 }
 
 export async function writeBatch(trx: Transaction<DB>, accountId: string, source: IntegrationName, batch: SyncBatch, now = new Date()): Promise<WriteResult> {
-  const result: WriteResult = { customers: 0, paymentsInserted: 0, paymentsChanged: 0, paymentsDeleted: 0, invoiceItems: 0, deals: 0, attributeValues: 0 };
+  const result: WriteResult = { customers: 0, paymentsInserted: 0, paymentsChanged: 0, paymentsDeleted: 0, invoiceItems: 0, deals: 0, dealsDeleted: 0, attributeValues: 0 };
   // Row triggers (foreign-key checks, the snapshot triggers) skipped where the connection may:
   // every reference is made to exist above its use here, and the account's data version is raised once at the end.
   const bulk = await mayBulkWrite(trx);
@@ -493,6 +504,7 @@ export async function writeBatch(trx: Transaction<DB>, accountId: string, source
   if (batch.deletedPayments?.length) await deletePayments(trx, accountId, source, batch.deletedPayments, now, result);
   if (batch.invoiceItems?.length) await writeInvoiceItems(trx, accountId, source, batch, now, result);
   if (batch.deals?.length) await writeDeals(trx, accountId, source, batch, now, result);
+  if (batch.deletedDeals?.length) await deleteDeals(trx, accountId, source, batch.deletedDeals, result);
   const attributeValues = [
     ...customers.flatMap((customer) => (customer.attributes && Object.keys(customer.attributes).length > 0 ? [{ publicId: customer.externalId, values: customer.attributes }] : [])),
     ...(batch.customerAttributes ?? []),

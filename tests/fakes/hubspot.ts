@@ -17,13 +17,14 @@ import type { FakeProvider } from './types';
  * - `GET /crm/v3/objects/{companies|deals}?limit&after&properties&associations=companies`,
  *   `POST /crm/v3/objects/{type}/search` (filterGroups on hs_lastmodifieddate GTE, `total`),
  *   `POST /crm/v3/objects/companies/batch/read`, `POST /crm/v4/associations/deals/companies/batch/read`,
+ *   `GET /crm/v3/objects/deals?archived=true` (the archived ones only, with `archivedAt`),
  *   `GET /crm/v3/pipelines/deals`, `GET /crm/v3/owners`, `GET /account-info/v3/details`;
  *   pages by `paging.next.after`; every CRM call needs `Authorization: Bearer {a live access
  *   token}`, else 401 `{status: 'error', category: 'INVALID_AUTHENTICATION', message}`; 429
  *   `{status: 'error', errorType: 'RATE_LIMIT', policyName: 'SECONDLY'}` with Retry-After.
  *
  * Controls (in process) and their HTTP twins (POST /__fake/…) for e2e: `addCompanies` /
- * `companies`, `addDeals` / `deals`, `setOwners` / `owners`, `expireTokens` / `expire_tokens`
+ * `companies`, `addDeals` / `deals`, `archiveDeals` / `archive_deals {ids}`, `setOwners` / `owners`, `expireTokens` / `expire_tokens`
  * (every access token given so far is expired), `rateLimit` / `rate_limit`, `failNext` / `fail`,
  * `reset` / `reset`.
  */
@@ -61,11 +62,15 @@ interface StoredObject {
   createdAt: string;
   updatedAt: string;
   companyIds: string[];
+  /** When the object was archived (deleted in HubSpot's UI), else undefined. */
+  archivedAt?: string;
 }
 
 export interface FakeHubspot extends FakeProvider {
   addCompanies(companies: FakeCompanyInput[]): string[];
   addDeals(deals: FakeDealInput[]): string[];
+  /** Archives these deals: gone from lists and search, listed with `archived=true`. */
+  archiveDeals(ids: string[]): void;
   setOwners(owners: FakeOwner[]): void;
   /** Every access token given so far answers 401 from now on (as one past its expiry). */
   expireTokens(): void;
@@ -126,6 +131,14 @@ export async function startFakeHubspot(): Promise<FakeHubspot> {
     return id;
   };
 
+  const archive = (target: Map<string, StoredObject>, ids: string[]) => {
+    const now = new Date().toISOString();
+    for (const id of ids) {
+      const object = target.get(id);
+      if (object) target.set(id, { ...object, archivedAt: now, updatedAt: now });
+    }
+  };
+
   const issueTokens = () => {
     const access = `hs-access-${randomUUID()}`;
     const refresh = `hs-refresh-${randomUUID()}`;
@@ -144,7 +157,8 @@ export async function startFakeHubspot(): Promise<FakeHubspot> {
       properties: props,
       createdAt: object.createdAt,
       updatedAt: object.updatedAt,
-      archived: false,
+      archived: object.archivedAt !== undefined,
+      ...(object.archivedAt ? { archivedAt: object.archivedAt } : {}),
       ...(associations && object.companyIds.length > 0
         ? { associations: { companies: { results: object.companyIds.map((id) => ({ id, type: 'deal_to_company' })) } } }
         : {}),
@@ -182,6 +196,10 @@ export async function startFakeHubspot(): Promise<FakeHubspot> {
       const body = (text === '' ? {} : JSON.parse(text)) as Record<string, unknown>;
       if (url.pathname === '/__fake/companies') return send(201, { ids: (body.companies as FakeCompanyInput[]).map((company) => store(companies, company)) });
       if (url.pathname === '/__fake/deals') return send(201, { ids: (body.deals as FakeDealInput[]).map((deal) => store(deals, deal)) });
+      if (url.pathname === '/__fake/archive_deals') {
+        archive(deals, (body.ids as string[] | undefined) ?? []);
+        return send(200, { ok: true });
+      }
       if (url.pathname === '/__fake/owners') {
         owners = body.owners as FakeOwner[];
         return send(200, { ok: true });
@@ -288,7 +306,18 @@ export async function startFakeHubspot(): Promise<FakeHubspot> {
     const objects = /^\/crm\/v3\/objects\/(companies|deals)(\/search|\/batch\/read)?$/.exec(url.pathname);
     if (objects) {
       const target = objects[1] === 'companies' ? companies : deals;
-      const sorted = [...target.values()].sort((a, b) => Number(a.id) - Number(b.id));
+      const all = [...target.values()].sort((a, b) => Number(a.id) - Number(b.id));
+      // Lists, search and batch reads answer live objects; `archived=true` lists only the archived ones.
+      const sorted = all.filter((object) => object.archivedAt === undefined);
+      if (method === 'GET' && !objects[2] && url.searchParams.get('archived') === 'true') {
+        const page = paged(
+          all.filter((object) => object.archivedAt !== undefined),
+          url.searchParams.get('after'),
+          Number(url.searchParams.get('limit') ?? 10),
+          `/crm/v3/objects/${objects[1]}`,
+        );
+        return send(200, { ...page, results: page.results.map((object) => view(object, [], false)) });
+      }
       if (method === 'GET' && !objects[2]) {
         const properties = (url.searchParams.get('properties') ?? '').split(',').filter(Boolean);
         const associations = (url.searchParams.get('associations') ?? '').split(',').includes('companies');
@@ -319,7 +348,7 @@ export async function startFakeHubspot(): Promise<FakeHubspot> {
       }
       if (method === 'POST' && objects[2] === '/batch/read') {
         const body = JSON.parse((await rawBody(request)) || '{}') as { properties?: string[]; inputs?: { id: string }[] };
-        const found = (body.inputs ?? []).flatMap((input) => (target.has(String(input.id)) ? [target.get(String(input.id)) as StoredObject] : []));
+        const found = sorted.filter((object) => (body.inputs ?? []).some((input) => String(input.id) === object.id));
         const now = new Date().toISOString();
         return send(200, { status: 'COMPLETE', results: found.map((object) => view(object, body.properties ?? [], false)), startedAt: now, completedAt: now });
       }
@@ -343,6 +372,7 @@ export async function startFakeHubspot(): Promise<FakeHubspot> {
     ...fake,
     addCompanies: (input) => input.map((company) => store(companies, company)),
     addDeals: (input) => input.map((deal) => store(deals, deal)),
+    archiveDeals: (ids) => archive(deals, ids),
     setOwners: (input) => {
       owners = input;
     },

@@ -24,6 +24,8 @@ import { ProviderHttpError, type ConfigProblem, type IntegrationProvider, type S
  * was modified since the last successful sync started (a minute's overlap); search answers carry
  * no associations, so the companies of the deals found are read in a batch (v4 associations).
  * The first sync's percent is by pages, from the totals a one-row search gives at its start.
+ * Every sync ends by listing the archived deals (`archived=true`: search never answers them) and
+ * removing them from the deals section.
  *
  * The reads use HubSpot's REST API through the sync's fetch (retries, Retry-After, the sync's
  * abort): @hubspot/api-client takes no custom fetch. The OAuth calls (code and refresh-token
@@ -147,10 +149,11 @@ class HubspotApi {
     }
   }
 
-  list(type: 'companies' | 'deals', properties: string[], after: string | null, associations?: string): Promise<Page> {
+  list(type: 'companies' | 'deals', properties: string[], after: string | null, associations?: string, archived = false): Promise<Page> {
     const query = new URLSearchParams({ limit: String(PAGE_LIMIT), properties: properties.join(',') });
     if (after) query.set('after', after);
     if (associations) query.set('associations', associations);
+    if (archived) query.set('archived', 'true');
     return this.call<Page>('GET', `/crm/v3/objects/${type}?${query.toString()}`);
   }
 
@@ -280,7 +283,7 @@ export const hubspotOauth: OauthProviderSpec = {
 
 // ------------------------------------------------------------------------------ the provider
 
-type Phase = 'companies' | 'deals';
+type Phase = 'companies' | 'deals' | 'archived';
 
 interface Cursor {
   phase: Phase;
@@ -291,7 +294,7 @@ interface Cursor {
 }
 
 function cursorOf(value: JsonObject | null): Cursor | null {
-  if (!value || (value.phase !== 'companies' && value.phase !== 'deals')) return null;
+  if (!value || (value.phase !== 'companies' && value.phase !== 'deals' && value.phase !== 'archived')) return null;
   return {
     phase: value.phase,
     after: typeof value.after === 'string' ? value.after : null,
@@ -351,21 +354,35 @@ export const hubspotProvider: IntegrationProvider = {
       }
     }
 
-    const [stages, owners, defaultCurrency] = await Promise.all([api.stages(), api.owners(), api.defaultCurrency()]);
-    const hubId = text(ctx.config.hub_id);
+    if (cursor.phase === 'deals') {
+      const [stages, owners, defaultCurrency] = await Promise.all([api.stages(), api.owners(), api.defaultCurrency()]);
+      const hubId = text(ctx.config.hub_id);
+      for (;;) {
+        if (ctx.signal.aborted) return;
+        const page = incremental ? await api.search('deals', DEAL_PROPERTIES, since, cursor.after) : await api.list('deals', DEAL_PROPERTIES, cursor.after, 'companies');
+        const results = page.results ?? [];
+        const dealCompanies = incremental ? await api.dealCompanies(results.map((deal) => deal.id)) : undefined;
+        const companyIds = [
+          ...new Set(results.flatMap((deal) => dealCompanies?.get(deal.id) ?? (deal.associations?.companies?.results ?? []).map((company) => String(company.id)))),
+        ];
+        const companyPublicIds = companyIds.length > 0 ? await api.companyPublicIds(companyIds, property) : new Map<string, string>();
+        const deals = results.map((deal) => dealOf(deal, { hubId, stages, owners, companyPublicIds, dealCompanies, defaultCurrency }));
+        const after = page.paging?.next?.after ?? null;
+        const next: Cursor = after ? { ...cursor, after, pages: cursor.pages + 1 } : { ...cursor, phase: 'archived', after: null, pages: cursor.pages + 1 };
+        await ctx.commit({ deals }, { cursor: asJson(next), ...progress(next.pages) });
+        cursor = next;
+        if (!after) break;
+      }
+    }
+
+    // Deals archived (or deleted) in HubSpot: search never answers them, so they are listed (HubSpot keeps them 90 days) and removed here.
     for (;;) {
       if (ctx.signal.aborted) return;
-      const page = incremental ? await api.search('deals', DEAL_PROPERTIES, since, cursor.after) : await api.list('deals', DEAL_PROPERTIES, cursor.after, 'companies');
-      const results = page.results ?? [];
-      const dealCompanies = incremental ? await api.dealCompanies(results.map((deal) => deal.id)) : undefined;
-      const companyIds = [
-        ...new Set(results.flatMap((deal) => dealCompanies?.get(deal.id) ?? (deal.associations?.companies?.results ?? []).map((company) => String(company.id)))),
-      ];
-      const companyPublicIds = companyIds.length > 0 ? await api.companyPublicIds(companyIds, property) : new Map<string, string>();
-      const deals = results.map((deal) => dealOf(deal, { hubId, stages, owners, companyPublicIds, dealCompanies, defaultCurrency }));
+      const page = await api.list('deals', ['hs_object_id'], cursor.after, undefined, true);
+      const deletedDeals = (page.results ?? []).map((deal) => String(deal.id));
       const after = page.paging?.next?.after ?? null;
       const next: Cursor = { ...cursor, after, pages: cursor.pages + 1 };
-      await ctx.commit({ deals }, { cursor: after ? asJson(next) : null, ...progress(next.pages) });
+      await ctx.commit({ deletedDeals }, { cursor: after ? asJson(next) : null, ...progress(next.pages) });
       cursor = next;
       if (!after) return;
     }

@@ -189,7 +189,10 @@ describe(`hubspot on ${testEngine}`, () => {
     expect((await syncLog()).slice(0, 4)).toEqual(['sync_succeeded', 'token_refreshed', 'hubspot.read', 'sync_started']);
     const calls = fake.calls.slice(callsBefore).map((call) => `${call.method} ${call.path.split('?')[0]}`);
     expect(calls).toEqual(expect.arrayContaining(['POST /crm/v3/objects/companies/search', 'POST /crm/v3/objects/deals/search', 'POST /crm/v4/associations/deals/companies/batch/read']));
-    expect(calls).not.toContain('GET /crm/v3/objects/deals');
+    // Deals are read by search; the only list read is of the archived ones.
+    const dealLists = fake.calls.slice(callsBefore).filter((call) => call.method === 'GET' && call.path.startsWith('/crm/v3/objects/deals?'));
+    expect(dealLists.length).toBeGreaterThan(0);
+    expect(dealLists.every((call) => new URL(call.path, 'http://x').searchParams.get('archived') === 'true')).toBe(true);
     const renewal = (await deals()).find((deal) => deal.public_id === '501');
     expect(renewal).toMatchObject({ value: 150_000, stage: 'Appointment Scheduled', customer: 'cust-1', owner_name: 'Anna Nowak' });
 
@@ -200,6 +203,20 @@ describe(`hubspot on ${testEngine}`, () => {
     await integrationSyncsSettled(app);
     expect(await card()).toMatchObject({ sync_status: 'idle' });
     expect(fake.refreshes).toBe(2);
+  });
+
+  it('removes a deal archived in HubSpot at the next sync, and keeps the others', async () => {
+    expect((await deals()).map((deal) => deal.public_id)).toEqual(['501', '502', '503']);
+    fake.archiveDeals(['503']);
+    const sync = await api('POST', '/integrations/hubspot/sync');
+    expect(sync.statusCode, sync.body).toBe(202);
+    await integrationSyncsSettled(app);
+    expect(await card()).toMatchObject({ sync_status: 'idle', last_error: null });
+    expect((await deals()).map((deal) => deal.public_id)).toEqual(['501', '502']);
+    // Archived once is removed once: the next sync lists it again and changes nothing.
+    expect((await api('POST', '/integrations/hubspot/sync')).statusCode).toBe(202);
+    await integrationSyncsSettled(app);
+    expect((await deals()).map((deal) => deal.public_id)).toEqual(['501', '502']);
   });
 
   it('disconnects: neither authorized nor configured, what was synced stays', async () => {
