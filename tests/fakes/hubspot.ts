@@ -15,7 +15,8 @@ import type { FakeProvider } from './types';
  *   'BAD_REFRESH_TOKEN', message, correlationId}`;
  * - `GET /oauth/v1/access-tokens/{token}` → `{token, hub_id, hub_domain, app_id, scopes, expires_in, user, token_type}`;
  * - `GET /crm/v3/objects/{companies|deals}?limit&after&properties&associations=companies`,
- *   `POST /crm/v3/objects/{type}/search` (filterGroups on hs_lastmodifieddate GTE, `total`),
+ *   `POST /crm/v3/objects/{type}/search` (filterGroups on hs_lastmodifieddate GTE, `total`; a
+ *   query pages through at most `searchWindow` results, 10,000 as HubSpot's, else 400),
  *   `POST /crm/v3/objects/companies/batch/read`, `POST /crm/v4/associations/deals/companies/batch/read`,
  *   `GET /crm/v3/objects/deals?archived=true` (the archived ones only, with `archivedAt`),
  *   `GET /crm/v3/pipelines/deals`, `GET /crm/v3/owners`, `GET /account-info/v3/details`;
@@ -69,6 +70,8 @@ interface StoredObject {
 export interface FakeHubspot extends FakeProvider {
   addCompanies(companies: FakeCompanyInput[]): string[];
   addDeals(deals: FakeDealInput[]): string[];
+  /** How many results one search query pages through at most (HubSpot: 10,000; past them a 400). */
+  searchWindow: number;
   /** Archives these deals: gone from lists and search, listed with `archived=true`. */
   archiveDeals(ids: string[]): void;
   setOwners(owners: FakeOwner[]): void;
@@ -114,6 +117,7 @@ export async function startFakeHubspot(): Promise<FakeHubspot> {
   /** Access token → when it expires (ms). */
   const accessTokens = new Map<string, number>();
   const faults = new FaultInjector();
+  const state = { searchWindow: 10_000 };
   const calls: { method: string; path: string }[] = [];
   let refreshes = 0;
 
@@ -179,6 +183,7 @@ export async function startFakeHubspot(): Promise<FakeHubspot> {
     deals.clear();
     owners = [];
     faults.reset();
+    state.searchWindow = 10_000;
     calls.length = 0;
     refreshes = 0;
   };
@@ -342,6 +347,9 @@ export async function startFakeHubspot(): Promise<FakeHubspot> {
             }),
           )
           .sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt) || Number(a.id) - Number(b.id));
+        if ((Number(body.after ?? 0) || 0) + Math.min(100, Number(body.limit ?? 10)) > state.searchWindow) {
+          return send(400, { status: 'error', message: `Paging past ${state.searchWindow} results is not supported`, correlationId, category: 'VALIDATION_ERROR' });
+        }
         const page = paged(matching, body.after ?? null, Number(body.limit ?? 10), '');
         const after = 'paging' in page ? page.paging?.next.after : undefined;
         return send(200, { total: matching.length, results: page.results.map((object) => view(object, body.properties ?? [], false)), ...(after ? { paging: { next: { after } } } : {}) });
@@ -373,6 +381,12 @@ export async function startFakeHubspot(): Promise<FakeHubspot> {
     addCompanies: (input) => input.map((company) => store(companies, company)),
     addDeals: (input) => input.map((deal) => store(deals, deal)),
     archiveDeals: (ids) => archive(deals, ids),
+    get searchWindow() {
+      return state.searchWindow;
+    },
+    set searchWindow(value: number) {
+      state.searchWindow = value;
+    },
     setOwners: (input) => {
       owners = input;
     },

@@ -33,6 +33,12 @@ import { ProviderHttpError, type ConfigProblem, type IntegrationProvider, type S
  */
 
 export const PAGE_LIMIT = 100;
+/**
+ * HubSpot's search answers at most 10,000 results a query (paging past them is a 400): before
+ * an incremental read crosses that, it queries again from the last result's modification time.
+ * Tests may lower it.
+ */
+export const hubspotSearchSettings = { window: 10_000 };
 /** An incremental sync re-reads a minute before the last successful one started. */
 const OVERLAP_MS = 60_000;
 export const HUBSPOT_SCOPES = ['oauth', 'crm.objects.companies.read', 'crm.objects.deals.read', 'crm.objects.owners.read'];
@@ -291,6 +297,8 @@ interface Cursor {
   /** Pages committed so far in this run, and how many there are (initial sync: the percent). */
   pages: number;
   total_pages: number | null;
+  /** An incremental read's search window: modified at or after this (ms), null for the sync's own start. */
+  since: number | null;
 }
 
 function cursorOf(value: JsonObject | null): Cursor | null {
@@ -300,10 +308,26 @@ function cursorOf(value: JsonObject | null): Cursor | null {
     after: typeof value.after === 'string' ? value.after : null,
     pages: typeof value.pages === 'number' ? value.pages : 0,
     total_pages: typeof value.total_pages === 'number' ? value.total_pages : null,
+    since: typeof value.since === 'number' ? value.since : null,
   };
 }
 
-const asJson = (cursor: Cursor): JsonObject => ({ phase: cursor.phase, after: cursor.after, pages: cursor.pages, total_pages: cursor.total_pages });
+const asJson = (cursor: Cursor): JsonObject => ({ phase: cursor.phase, after: cursor.after, pages: cursor.pages, total_pages: cursor.total_pages, since: cursor.since });
+
+/**
+ * Where an incremental read goes after a search page: the next page, or (before the search's
+ * 10,000-result window would be crossed) a new query from the last result's modification time,
+ * which re-reads the results modified at that very time (writing them again changes nothing).
+ * Null when the page was the last. Results all modified at one instant cannot move the window.
+ */
+function nextSearch(page: Page, cursor: Cursor): { after: string | null; since: number | null } | null {
+  const after = page.paging?.next?.after ?? null;
+  if (!after) return null;
+  if (Number(after) + PAGE_LIMIT <= hubspotSearchSettings.window) return { after, since: cursor.since };
+  const last = Date.parse(String((page.results ?? []).at(-1)?.properties.hs_lastmodifieddate ?? ''));
+  if (!Number.isFinite(last) || last === cursor.since) return { after, since: cursor.since };
+  return { after: null, since: last };
+}
 
 export const hubspotProvider: IntegrationProvider = {
   name: 'hubspot',
@@ -331,8 +355,9 @@ export const hubspotProvider: IntegrationProvider = {
     const api = new HubspotApi(ctx);
     const incremental = ctx.mode === 'incremental' && ctx.since !== null;
     const since = incremental ? new Date((ctx.since as Date).getTime() - OVERLAP_MS) : null;
-    const companyProperties = [...new Set([...Object.keys(COMPANY_ATTRIBUTES), property])];
-    let cursor: Cursor = cursorOf(ctx.cursor) ?? { phase: 'companies', after: null, pages: 0, total_pages: null };
+    const companyProperties = [...new Set([...Object.keys(COMPANY_ATTRIBUTES), property, 'hs_lastmodifieddate'])];
+    let cursor: Cursor = cursorOf(ctx.cursor) ?? { phase: 'companies', after: null, pages: 0, total_pages: null, since: null };
+    const windowOf = (at: Cursor) => (at.since !== null ? new Date(at.since) : since);
     if (ctx.mode === 'initial' && cursor.total_pages === null) {
       const [companies, deals] = await Promise.all([api.search('companies', ['hs_object_id'], null, null, 1), api.search('deals', ['hs_object_id'], null, null, 1)]);
       const pagesOf = (total: number | undefined) => Math.max(1, Math.ceil(Number(total ?? 0) / PAGE_LIMIT));
@@ -344,13 +369,13 @@ export const hubspotProvider: IntegrationProvider = {
     if (cursor.phase === 'companies') {
       for (;;) {
         if (ctx.signal.aborted) return;
-        const page = incremental ? await api.search('companies', companyProperties, since, cursor.after) : await api.list('companies', companyProperties, cursor.after);
-        const after = page.paging?.next?.after ?? null;
+        const page = incremental ? await api.search('companies', companyProperties, windowOf(cursor), cursor.after) : await api.list('companies', companyProperties, cursor.after);
+        const more = incremental ? nextSearch(page, cursor) : page.paging?.next?.after ? { after: page.paging.next.after, since: null } : null;
         const customerAttributes = (page.results ?? []).flatMap((company) => companyAttributes(company, property) ?? []);
-        const next: Cursor = after ? { ...cursor, after, pages: cursor.pages + 1 } : { ...cursor, phase: 'deals', after: null, pages: cursor.pages + 1 };
+        const next: Cursor = more ? { ...cursor, ...more, pages: cursor.pages + 1 } : { ...cursor, phase: 'deals', after: null, since: null, pages: cursor.pages + 1 };
         await ctx.commit({ customerAttributes }, { cursor: asJson(next), ...progress(next.pages) });
         cursor = next;
-        if (!after) break;
+        if (!more) break;
       }
     }
 
@@ -359,7 +384,7 @@ export const hubspotProvider: IntegrationProvider = {
       const hubId = text(ctx.config.hub_id);
       for (;;) {
         if (ctx.signal.aborted) return;
-        const page = incremental ? await api.search('deals', DEAL_PROPERTIES, since, cursor.after) : await api.list('deals', DEAL_PROPERTIES, cursor.after, 'companies');
+        const page = incremental ? await api.search('deals', DEAL_PROPERTIES, windowOf(cursor), cursor.after) : await api.list('deals', DEAL_PROPERTIES, cursor.after, 'companies');
         const results = page.results ?? [];
         const dealCompanies = incremental ? await api.dealCompanies(results.map((deal) => deal.id)) : undefined;
         const companyIds = [
@@ -367,11 +392,11 @@ export const hubspotProvider: IntegrationProvider = {
         ];
         const companyPublicIds = companyIds.length > 0 ? await api.companyPublicIds(companyIds, property) : new Map<string, string>();
         const deals = results.map((deal) => dealOf(deal, { hubId, stages, owners, companyPublicIds, dealCompanies, defaultCurrency }));
-        const after = page.paging?.next?.after ?? null;
-        const next: Cursor = after ? { ...cursor, after, pages: cursor.pages + 1 } : { ...cursor, phase: 'archived', after: null, pages: cursor.pages + 1 };
+        const more = incremental ? nextSearch(page, cursor) : page.paging?.next?.after ? { after: page.paging.next.after, since: null } : null;
+        const next: Cursor = more ? { ...cursor, ...more, pages: cursor.pages + 1 } : { ...cursor, phase: 'archived', after: null, since: null, pages: cursor.pages + 1 };
         await ctx.commit({ deals }, { cursor: asJson(next), ...progress(next.pages) });
         cursor = next;
-        if (!after) break;
+        if (!more) break;
       }
     }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATTRIBUTE_NAME_EMPTY } from '../../../models/integrations';
 import { DEFAULT_PROVIDER_URLS } from '../../../server/config';
+import { hubspotSearchSettings } from '../../../server/integrations/providers/hubspot';
 import { integrationSyncsSettled } from '../../../server/integrations/runner';
 import { openSecrets, sealSecrets } from '../../../server/integrations/secrets';
 import { INTEGRATION_NOT_CONFIGURED } from '../../../server/routes/integrations';
@@ -217,6 +218,33 @@ describe(`hubspot on ${testEngine}`, () => {
     expect((await api('POST', '/integrations/hubspot/sync')).statusCode).toBe(202);
     await integrationSyncsSettled(app);
     expect((await deals()).map((deal) => deal.public_id)).toEqual(['501', '502']);
+  });
+
+  it('reads past the search’s result window by querying again from the last result’s modification time', async () => {
+    // HubSpot's search pages through 10,000 results a query; here 200, with 250 deals changed since the last sync.
+    fake.searchWindow = 200;
+    hubspotSearchSettings.window = 200;
+    try {
+      const start = Date.now() + 60_000;
+      fake.addDeals(
+        Array.from({ length: 250 }, (_, k) => ({
+          id: String(7_000 + k),
+          properties: { dealname: `Bulk ${k}`, amount: '10', dealstage: 'appointmentscheduled' },
+          updatedAt: new Date(start + k * 1_000).toISOString(),
+        })),
+      );
+      const callsBefore = fake.calls.length;
+      expect((await api('POST', '/integrations/hubspot/sync')).statusCode).toBe(202);
+      await integrationSyncsSettled(app);
+      expect(await card()).toMatchObject({ sync_status: 'idle', last_error: null });
+      const ids = (await deals()).map((deal) => deal.public_id);
+      expect(ids).toHaveLength(252);
+      expect(ids).toEqual(expect.arrayContaining(['501', '502', '7000', '7199', '7200', '7249']));
+      expect(fake.calls.slice(callsBefore).filter((call) => call.path === '/crm/v3/objects/deals/search').length).toBeGreaterThanOrEqual(3);
+    } finally {
+      fake.searchWindow = 10_000;
+      hubspotSearchSettings.window = 10_000;
+    }
   });
 
   it('disconnects: neither authorized nor configured, what was synced stays', async () => {
