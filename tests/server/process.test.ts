@@ -51,7 +51,8 @@ describe(`the server process on ${testEngine}`, () => {
     expect(server.output()).toMatch(/Demo sign-in: \S+@\S+ \/ \S+/);
     const health = await fetch(`${server.url}/api/v11/health`);
     expect(await health.json()).toMatchObject({ status: 'ok', database: testEngine });
-  });
+    // A first start migrates and seeds: on a loaded 2-core machine past a minute. startServer's own limit (2 minutes) fails it first.
+  }, 180_000);
 
   it('finishes in-flight requests on SIGTERM, keeps their writes, and refuses new connections', async () => {
     // Each write waits for the shutdown to begin, then takes a while more: in flight at SIGTERM
@@ -79,5 +80,5 @@ describe(`the server process on ${testEngine}`, () => {
     } finally {
       expect(await server.stop('SIGINT')).toBe(0);
     }
-  });
+  }, 180_000);
 });
