@@ -86,6 +86,7 @@ const clampPercent = (value: number) => Math.min(100, Math.max(0, Number.isFinit
  * - `syncing`: the first sync runs; `percent` follows each answer. IntegrationStatusEventsChannel's
  *   `initially_synced` → `connected` with the sync-complete toast; `sync_failed` → `failed`.
  * - `connected`: initially synced; later incremental syncs run behind it. A failed one → `failed`.
+ *   An answer of a first sync still running is older than what the card knows: ignored.
  * - `failed`: the last sync failed (`error` says why). `integration.retry` → `failed.retrying`
  *   (POST /integrations/{name}/sync) → `syncing` or `connected`; refused → back with a toast.
  * - `disconnecting`: DELETE /integrations/{name} (from syncing, connected or failed, or from
@@ -242,7 +243,9 @@ export const integrationSyncMachine = setup({
     connected: {
       on: {
         'integration.answer.notConfigured': { target: 'configurationNeeded', actions: ASSIGN },
-        'integration.answer.syncing': { target: 'syncing', actions: ASSIGN },
+        // A first sync that has not ended, once this card saw it end, is an answer read before the
+        // end and delivered after it (the answers and the status events travel apart): ignored.
+        // A new first sync begins only after a disconnect, whose answer moves the card first.
         'integration.answer.synced': { actions: ASSIGN },
         'integration.answer.failed': { target: 'failed', actions: ASSIGN },
         'integration.initiallySynced': {
