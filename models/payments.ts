@@ -149,8 +149,11 @@ const MS_PER_DAY = 86_400_000;
 /** Days of an average month: a period that is not whole months counts its days / (365 / 12). */
 export const DAYS_PER_MONTH = 365 / 12;
 
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 function daysInMonth(year: number, month1: number): number {
-  return new Date(Date.UTC(year, month1, 0)).getUTCDate();
+  if (month1 !== 2) return MONTH_DAYS[month1 - 1] as number;
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
 }
 
 /** Whether `text` is a real day written YYYY-MM-DD in the years 1900 to 9999. */
@@ -197,11 +200,15 @@ export function endDateOf(start: string, months: number): string {
  * otherwise days / (365 / 12).
  */
 export function durationInMonthsOf(start: string, end: string): number {
+  const from = DAY.exec(start);
+  const to = DAY.exec(end);
+  if (!from || !to) throw new RangeError(`not days YYYY-MM-DD: '${start}', '${end}'`);
   const days = daysBetween(start, end);
-  const roughMonths = Math.round(days / DAYS_PER_MONTH);
-  for (const months of [roughMonths - 1, roughMonths, roughMonths + 1]) {
-    if (months >= 1 && endDateOf(start, months) === end) return months;
-  }
+  // end = start + n months only for the n between their months (the day clamped to the month's length).
+  const [fromYear, fromMonth, fromDay] = [Number(from[1]), Number(from[2]), Number(from[3])];
+  const [toYear, toMonth, toDay] = [Number(to[1]), Number(to[2]), Number(to[3])];
+  const months = toYear * 12 + toMonth - (fromYear * 12 + fromMonth);
+  if (months >= 1 && Math.abs(months - Math.round(days / DAYS_PER_MONTH)) <= 1 && toDay === Math.min(fromDay, daysInMonth(toYear, toMonth))) return months;
   return days / DAYS_PER_MONTH;
 }
 

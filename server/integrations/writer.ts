@@ -33,6 +33,8 @@ const newInvoiceItemId = () => `ii${randomAlphanumeric(14)}`;
 const newDealId = () => `deal${randomAlphanumeric(12)}`;
 /** Rows per INSERT statement (PostgreSQL allows 65,535 parameters). */
 const CHUNK = 1_000;
+/** Rows per statement that sends them as one parameter (a JSON text or an array): a commit's rows in one round trip. */
+const ONE_PARAMETER_CHUNK = 10_000;
 
 /**
  * Whether this connection may skip row triggers (`session_replication_role`: a superuser's, or
@@ -85,7 +87,7 @@ async function customersByPublicId(trx: Transaction<DB>, accountId: string, publ
 /** The ids of the account's customers with these public ids, created (named by their id) when missing. */
 async function customerIds(trx: Transaction<DB>, accountId: string, source: IntegrationName, publicIds: readonly string[], now: Date): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
-  for (const part of chunks([...new Set(publicIds)])) {
+  for (const part of chunks([...new Set(publicIds)], ONE_PARAMETER_CHUNK)) {
     for (const row of await customersByPublicId(trx, accountId, part)) ids.set(row.public_id, row.id);
   }
   const missing = [...new Set(publicIds)].filter((publicId) => !ids.has(publicId));
@@ -99,19 +101,19 @@ async function customerIds(trx: Transaction<DB>, accountId: string, source: Inte
 /** The ids of the account's customers with these public ids; a public id no customer has is left out (nothing is created). */
 async function existingCustomerIds(trx: Transaction<DB>, accountId: string, publicIds: readonly string[]): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
-  for (const part of chunks([...new Set(publicIds)])) {
+  for (const part of chunks([...new Set(publicIds)], ONE_PARAMETER_CHUNK)) {
     for (const row of await customersByPublicId(trx, accountId, part)) ids.set(row.public_id, row.id);
   }
   return ids;
 }
 
 async function upsertCustomers(trx: Transaction<DB>, accountId: string, source: IntegrationName, customers: { externalId: string; name: string }[], now: Date): Promise<void> {
-  for (const part of chunks(customers)) {
+  for (const part of chunks(customers, ONE_PARAMETER_CHUNK)) {
     // One JSON parameter instead of a parameter per value: much cheaper to send and plan for a page of rows.
     const rows = part.map((customer) => ({ id: newCustomerId(), public_id: customer.externalId, name: customer.name.trim() || customer.externalId }));
     await sql`insert into customers (account_id, id, public_id, name, source, added_at, created_at, updated_at)
               select ${accountId}, x.id, x.public_id, x.name, ${source}, ${now}, ${now}, ${now}
-                from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(id text, public_id text, name text)
+                from json_to_recordset(${JSON.stringify(rows)}::json) as x(id text, public_id text, name text)
               on conflict (account_id, public_id) where public_id is not null
               do update set name = excluded.name, updated_at = excluded.updated_at
                where customers.source = excluded.source and customers.name is distinct from excluded.name`.execute(trx);
@@ -142,7 +144,7 @@ const shapeOf = (payment: SyncPayment) => JSON.stringify({ item: itemShape(payme
 
 async function storedPayments(trx: Transaction<DB>, accountId: string, source: IntegrationName, externalIds: readonly string[]): Promise<Map<string, StoredPayment>> {
   const stored = new Map<string, StoredPayment>();
-  for (const part of chunks(externalIds)) {
+  for (const part of chunks(externalIds, ONE_PARAMETER_CHUNK)) {
     const { rows } = await sql<Omit<StoredPayment, 'shape'> & { item: { product_key: string; type: ItemType; quantity: number } | null; discount: StoredPayment['shape'] | null }>`
       select p.id, p.external_id, p.customer_id, p.started_at::text as started_at, p.ended_at::text as ended_at, p.total_value, p.monthly_amount, p.currency,
              p.invoice_number, p.deleted_at is not null as deleted,
@@ -230,7 +232,7 @@ type PaymentRow = { id: string; payment: SyncPayment; row: ReturnType<typeof row
  */
 async function insertNewPayments(trx: Transaction<DB>, accountId: string, source: IntegrationName, rows: readonly PaymentRow[], now: Date): Promise<Set<string>> {
   const inserted = new Set<string>();
-  for (const part of chunks(rows)) {
+  for (const part of chunks(rows, ONE_PARAMETER_CHUNK)) {
     const values = part.map(({ id, payment, row }) => {
       const item = itemShape(payment);
       const discount = discountShape(payment);
@@ -249,7 +251,7 @@ async function insertNewPayments(trx: Transaction<DB>, accountId: string, source
     });
     const { rows: done } = await sql<{ external_id: string }>`
       with x as materialized (
-             select * from jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
+             select * from json_to_recordset(${JSON.stringify(values)}::json)
                  as x(id text, customer_id text, started_at date, ended_at date, duration_in_months double precision, total_value bigint, monthly_amount double precision,
                       currency text, invoice_number text, external_id text, product_key text, item_type text, quantity integer,
                       discount_kind text, discount_amount bigint, discount_name text, discount_months integer)),
@@ -480,10 +482,10 @@ async function writeAttributeValues(trx: Transaction<DB>, accountId: string, ent
   }
   const year = now.getUTCFullYear();
   const month = now.getUTCMonth() + 1;
-  for (const part of chunks(rows)) {
+  for (const part of chunks(rows, ONE_PARAMETER_CHUNK)) {
     await sql`insert into customer_segment_values (account_id, customer_id, segment_id, year, month, value, updated_at)
               select ${accountId}, x.customer_id, x.segment_id, ${year}, ${month}, x.value, ${now}
-                from jsonb_to_recordset(${JSON.stringify(part)}::jsonb) as x(customer_id text, segment_id text, value text)
+                from json_to_recordset(${JSON.stringify(part)}::json) as x(customer_id text, segment_id text, value text)
               on conflict (account_id, customer_id, segment_id, year, month)
               do update set value = excluded.value, updated_at = excluded.updated_at
                where customer_segment_values.value is distinct from excluded.value`.execute(trx);

@@ -26,8 +26,12 @@ import { CannotConnectError, type IntegrationProvider, type ProviderFetch, type 
  */
 
 export const STRIPE_PAGE = 100;
-/** Pages written per commit (one transaction with their cursor): fewer, larger writes are faster; a killed sync re-reads at most this many pages. Tests may lower it. */
-export const stripeSyncSettings = { pagesPerCommit: 10 };
+/**
+ * Pages written per commit (one transaction with their cursor): fewer, larger writes are faster.
+ * Batches handed to the database that may wait for it while reading goes on (memory held). A
+ * killed sync re-reads at most pagesPerCommit x (commitsQueued + 1) pages. Tests may lower them.
+ */
+export const stripeSyncSettings = { pagesPerCommit: 25, commitsQueued: 3 };
 /** Only what an incremental sync needs; Stripe keeps events for 30 days (the catch-up runs every 30 minutes). */
 export const STRIPE_EVENT_TYPES = ['customer.created', 'customer.updated', 'customer.subscription.*', 'invoice.*'];
 
@@ -134,7 +138,17 @@ export interface StripeCatalogue {
 }
 
 const idOf = (value: string | { id: string } | null | undefined): string | null => (value == null ? null : typeof value === 'string' ? value : value.id);
-const day = (unix: number): string => new Date(unix * 1000).toISOString().slice(0, 10);
+/** The UTC day of a Unix time; the days of a sync repeat, so each is written once. */
+const dayTexts = new Map<number, string>();
+const day = (unix: number): string => {
+  const number = Math.floor(unix / 86_400);
+  let text = dayTexts.get(number);
+  if (text === undefined) {
+    text = new Date(number * 86_400_000).toISOString().slice(0, 10);
+    if (dayTexts.size < 100_000) dayTexts.set(number, text);
+  }
+  return text;
+};
 
 /** Months one billing interval lasts (METRICS.md section 1: weekly x 12/52, daily x 12/365). */
 export function intervalMonths(recurring: NonNullable<StripePrice['recurring']>): number {
@@ -418,25 +432,32 @@ function appendBatch(into: SyncBatch, from: SyncBatch): void {
 }
 
 /**
- * The initial sync, phase by phase. Reading never waits for writing: the next page is requested
+ * The initial sync, phase by phase. Reading does not wait for writing: the next page is requested
  * as soon as one arrives, and every `stripeSyncSettings.pagesPerCommit` pages (and at a phase's
- * end) the pages read are committed with the cursor of the last of them while the next ones are
- * read (Stripe answers while the database writes). Commits stay in order: one waits for the one
- * before it, so at most two batches are held.
+ * end) the pages read are handed to the database with the cursor of the last of them while the
+ * next ones are read (Stripe answers while the database writes), the next phase's too. Commits
+ * stay in order, each starting when the one before it ended; reading waits only when
+ * `stripeSyncSettings.commitsQueued` batches are waiting already, which bounds the memory held.
  */
 async function initialSync(context: SyncContext, stripe: Stripe, catalogue: StripeCatalogue): Promise<void> {
   const resumed = context.cursor as unknown as Cursor | null;
   let cursor: Cursor = resumed && resumed.phase !== 'events' ? resumed : { phase: 'customers', after: null, read: 0, totals: {} };
   const guard = new CustomerGuard(context);
   const order: Exclude<Phase, 'events'>[] = ['customers', 'subscriptions', 'invoices'];
-  // The commit in flight (awaited before the next one, and at each phase's end).
-  let committing: Promise<void> = Promise.resolve();
-  const commitInOrder = async (batch: SyncBatch, names: Map<string, string>, at: Cursor) => {
-    await committing;
-    await guard.complete(batch, names);
-    committing = context.commit(batch, { cursor: at as unknown as JsonObject, progress: progressOf(at) });
+  // The last write handed over (each chained to the one before), and those not ended yet, oldest first.
+  let last: Promise<void> = Promise.resolve();
+  const held: Promise<void>[] = [];
+  const inOrder = (write: () => Promise<void>) => {
+    last = last.then(write);
     // Awaited later; a read failing first must not leave it unhandled.
-    committing.catch(() => undefined);
+    last.catch(() => undefined);
+    held.push(last);
+  };
+  const commitInOrder = async (batch: SyncBatch, names: Map<string, string>, at: Cursor) => {
+    // The guard knows every customer of the batches handed over, committed or not.
+    await guard.complete(batch, names);
+    while (held.length >= stripeSyncSettings.commitsQueued) await held.shift();
+    inOrder(() => context.commit(batch, { cursor: at as unknown as JsonObject, progress: progressOf(at) }));
   };
   for (const phase of order.slice(order.indexOf(cursor.phase as Exclude<Phase, 'events'>))) {
     if (cursor.phase !== phase) cursor = { phase, after: null, read: 0, totals: cursor.totals };
@@ -473,9 +494,10 @@ async function initialSync(context: SyncContext, stripe: Stripe, catalogue: Stri
       }
       if (done) break;
     }
-    await committing;
-    await context.log(`stripe_${phase}_read`, { count: cursor.read });
+    const read = cursor.read;
+    inOrder(() => context.log(`stripe_${phase}_read`, { count: read }));
   }
+  await last;
 }
 
 /** Objects named by the events since `since`, oldest change first, each once. */

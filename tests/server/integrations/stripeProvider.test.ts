@@ -110,9 +110,10 @@ describe(`Stripe provider on ${testEngine}: an initial sync`, () => {
   });
 
   it('resumes from the last committed cursor with nothing lost', async () => {
+    const pagesPerCommit = stripeSyncSettings.pagesPerCommit;
     stripeSyncSettings.pagesPerCommit = 1;
     onTestFinished(() => {
-      stripeSyncSettings.pagesPerCommit = 10;
+      stripeSyncSettings.pagesPerCommit = pagesPerCommit;
     });
     fake.generate(230);
     const whole = fresh();
@@ -128,6 +129,51 @@ describe(`Stripe provider on ${testEngine}: an initial sync`, () => {
     const combined = new Map([...paymentsOf({ ...first, batches: first.batches.slice(0, 4) }), ...paymentsOf(rest)]);
     expect([...combined.keys()].sort()).toEqual([...paymentsOf(whole).keys()].sort());
     expect(rest.progress[0]).toBeGreaterThanOrEqual(first.progress[3] as number);
+  });
+
+  it('reads on while the database writes, up to the queued batches, and commits in order', async () => {
+    const { pagesPerCommit, commitsQueued } = stripeSyncSettings;
+    Object.assign(stripeSyncSettings, { pagesPerCommit: 1, commitsQueued: 2 });
+    onTestFinished(() => void Object.assign(stripeSyncSettings, { pagesPerCommit, commitsQueued }));
+    fake.reset();
+    // Five pages of customers.
+    fake.generate(450);
+    const customerPages = () => fake.requests.get('/v1/customers') ?? 0;
+    const recorded = fresh();
+    const context = contextFor(recorded);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const order: string[] = [];
+    let writing = 0;
+    const sync = stripeProvider.sync({
+      ...context,
+      commit: async (batch, next) => {
+        writing += 1;
+        // One write at a time.
+        expect(writing).toBe(1);
+        const cursor = next.cursor as { phase: string; read: number };
+        order.push(`${cursor.phase}:${String(cursor.read)}`);
+        if (order.length === 1) await held;
+        await context.commit(batch, next);
+        writing -= 1;
+      },
+    });
+    // The first page's commit is held; the second and third wait behind it (two queued), the
+    // fourth page is read while the third waits for room, and no fifth is asked for.
+    await expect.poll(customerPages).toBe(4);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(customerPages()).toBe(4);
+    expect(order).toEqual(['customers:100']);
+    release();
+    await sync;
+    // In the order read, phase by phase.
+    expect(order.slice(0, 5)).toEqual(['customers:100', 'customers:200', 'customers:300', 'customers:400', 'customers:450']);
+    const phases = order.map((at) => at.split(':')[0]);
+    expect([...new Set(phases)]).toEqual(['customers', 'subscriptions', 'invoices']);
+    const reads = order.map((at) => Number(at.split(':')[1]));
+    for (let k = 1; k < order.length; k++) if (phases[k] === phases[k - 1]) expect(reads[k]).toBeGreaterThan(reads[k - 1] as number);
+    expect(customersOf(recorded)).toHaveLength(450);
+    expect(recorded.log).toEqual(['stripe_customers_read', 'stripe_subscriptions_read', 'stripe_invoices_read']);
   });
 
   it('waits out 429 (Retry-After, Stripe-Should-Retry) and 500 answers and finishes', async () => {
