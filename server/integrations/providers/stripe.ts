@@ -283,25 +283,62 @@ export function subscriptionPayments(catalogue: StripeCatalogue, subscription: S
 const customerOf = (customer: StripeCustomer): SyncCustomer => ({ externalId: customer.id, name: customer.name || customer.email || customer.id });
 
 // ------------------------------------------------------------------ the sync
-type Phase = 'customers' | 'subscriptions' | 'invoices' | 'events';
-interface Cursor {
-  phase: Phase;
+/** The lists a first sync reads. */
+type ListPhase = 'customers' | 'subscriptions' | 'invoices';
+/**
+ * The lanes of a first sync, read side by side, each its phases in order. Customers need no
+ * order against payments (a payment's customer missing yet is made, named by its id, and the
+ * customers list renames it); subscriptions and invoices do (they write the same payment keys, and
+ * the invoice, read last, decides), so they share a lane.
+ */
+const LANES: readonly (readonly ListPhase[])[] = [['customers'], ['subscriptions', 'invoices']];
+/** Where a lane stands: its phase, the last object read of it, how many so far, whether the lane is read whole. */
+interface LanePosition {
+  phase: ListPhase;
   after: string | null;
-  /** Objects read so far in this phase (progress). */
   read: number;
-  /** Totals the lists gave (progress). */
-  totals: Partial<Record<Phase, number>>;
+  done: boolean;
 }
-/** Where each phase of an initial sync starts and ends, in percent. */
-const PHASE_SPAN: Record<Exclude<Phase, 'events'>, [number, number]> = { customers: [0, 15], subscriptions: [15, 45], invoices: [45, 99] };
+interface Cursor {
+  phase: 'lanes';
+  lanes: LanePosition[];
+  /** Totals the lists gave (progress). */
+  totals: Partial<Record<ListPhase, number>>;
+}
+/** The share of an initial sync's percent each list has: what reading and writing it takes. */
+const PHASE_SPAN: Record<ListPhase, number> = { customers: 15, subscriptions: 30, invoices: 54 };
+
+const startOf = (lane: readonly ListPhase[]): LanePosition => ({ phase: lane[0] as ListPhase, after: null, read: 0, done: false });
+
+/**
+ * The cursor to go on from: a lanes cursor as committed, or one of the phase-by-phase sync
+ * before the lanes (`{phase, after, read, totals}`, a sync killed across the upgrade), or a start.
+ */
+function resumeFrom(resumed: unknown): Cursor {
+  const start: Cursor = { phase: 'lanes', lanes: LANES.map(startOf), totals: {} };
+  if (!resumed || typeof resumed !== 'object') return start;
+  const cursor = resumed as Omit<Partial<Cursor>, 'phase'> & { phase?: string; after?: string | null; read?: number };
+  if (cursor.phase === 'lanes' && Array.isArray(cursor.lanes) && cursor.lanes.length === LANES.length) return cursor as unknown as Cursor;
+  const totals = (cursor.totals ?? {}) as Cursor['totals'];
+  const position = (phase: ListPhase): LanePosition => ({ phase, after: cursor.after ?? null, read: cursor.read ?? 0, done: false });
+  if (cursor.phase === 'customers') return { phase: 'lanes', lanes: [position('customers'), startOf(LANES[1] as ListPhase[])], totals };
+  if (cursor.phase === 'subscriptions' || cursor.phase === 'invoices') return { phase: 'lanes', lanes: [{ ...startOf(LANES[0] as ListPhase[]), done: true }, position(cursor.phase)], totals };
+  return start;
+}
 
 function progressOf(cursor: Cursor): number {
-  if (cursor.phase === 'events') return 0;
-  const [from, to] = PHASE_SPAN[cursor.phase];
-  const total = cursor.totals[cursor.phase];
-  // Without a total, an estimate that approaches the phase's end and never reaches it.
-  const share = total ? Math.min(1, cursor.read / total) : cursor.read / (cursor.read + 1000);
-  return Math.floor(from + (to - from) * share);
+  let percent = 0;
+  cursor.lanes.forEach((position, k) => {
+    const lane = LANES[k] as readonly ListPhase[];
+    const current = lane.indexOf(position.phase);
+    lane.forEach((phase, j) => {
+      const total = cursor.totals[phase];
+      // Without a total, an estimate that approaches the phase's end and never reaches it.
+      const share = position.done || j < current ? 1 : j > current ? 0 : total ? Math.min(1, position.read / total) : position.read / (position.read + 1000);
+      percent += PHASE_SPAN[phase] * share;
+    });
+  });
+  return Math.floor(percent);
 }
 
 /** Turns the SDK's errors into sentences for the card and the sync log (never a key). */
@@ -395,22 +432,38 @@ interface PageRead {
   totalCount: number | undefined;
 }
 
+/**
+ * Starts an SDK call without the call-site stack the SDK captures for every request: it formats
+ * that stack at once, which with source maps on is a large share of a list call's own work. A
+ * failure still carries the SDK's stack from where it happened, and becomes a sentence
+ * (stripeFailure) either way.
+ */
+function withoutCallSite<T>(call: () => Promise<T>): Promise<T> {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return call();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 /** One page of a phase's list, mapped (invoices with more than the embedded lines get the rest). */
-async function readPage(stripe: Stripe, catalogue: StripeCatalogue, phase: Exclude<Phase, 'events'>, after: string | null, withTotal: boolean): Promise<PageRead> {
+async function readPage(stripe: Stripe, catalogue: StripeCatalogue, phase: ListPhase, after: string | null, withTotal: boolean): Promise<PageRead> {
   const common = { limit: STRIPE_PAGE, ...(after ? { starting_after: after } : {}), ...(withTotal ? { include: ['total_count'] } : {}) };
   const names = new Map<string, string>();
   let page: StripeList<{ id: string }>;
   const batch: SyncBatch = {};
   if (phase === 'customers') {
-    const answer = (await stripe.customers.list(common as Stripe.CustomerListParams)) as unknown as StripeList<StripeCustomer>;
+    const answer = (await withoutCallSite(() => stripe.customers.list(common as Stripe.CustomerListParams))) as unknown as StripeList<StripeCustomer>;
     batch.customers = answer.data.filter((customer) => !customer.deleted).map(customerOf);
     page = answer;
   } else if (phase === 'subscriptions') {
-    const answer = (await stripe.subscriptions.list({ ...common, status: 'all', expand: ['data.discounts', 'data.latest_invoice'] } as Stripe.SubscriptionListParams)) as unknown as StripeList<StripeSubscription>;
+    const answer = (await withoutCallSite(() => stripe.subscriptions.list({ ...common, status: 'all', expand: ['data.discounts', 'data.latest_invoice'] } as Stripe.SubscriptionListParams))) as unknown as StripeList<StripeSubscription>;
     batch.payments = answer.data.flatMap((subscription) => subscriptionPayments(catalogue, subscription));
     page = answer;
   } else {
-    const answer = (await stripe.invoices.list({ ...common, expand: ['data.discounts'] } as Stripe.InvoiceListParams)) as unknown as StripeList<StripeInvoice>;
+    const answer = (await withoutCallSite(() => stripe.invoices.list({ ...common, expand: ['data.discounts'] } as Stripe.InvoiceListParams))) as unknown as StripeList<StripeInvoice>;
     batch.payments = [];
     batch.deletedPayments = [];
     for (const invoice of answer.data) {
@@ -432,18 +485,17 @@ function appendBatch(into: SyncBatch, from: SyncBatch): void {
 }
 
 /**
- * The initial sync, phase by phase. Reading does not wait for writing: the next page is requested
- * as soon as one arrives, and every `stripeSyncSettings.pagesPerCommit` pages (and at a phase's
- * end) the pages read are handed to the database with the cursor of the last of them while the
- * next ones are read (Stripe answers while the database writes), the next phase's too. Commits
- * stay in order, each starting when the one before it ended; reading waits only when
- * `stripeSyncSettings.commitsQueued` batches are waiting already, which bounds the memory held.
+ * The initial sync: its lanes (LANES) read side by side, each its phases in order. Reading does
+ * not wait for writing: a lane requests its next page as soon as one arrives, and every
+ * `stripeSyncSettings.pagesPerCommit` pages (and at a phase's end) the pages read by every lane
+ * are handed to the database with the cursor of all lanes, while the next ones are read (Stripe
+ * answers while the database writes). Commits stay in the order the pages arrived, each starting
+ * when the one before it ended; reading waits only when `stripeSyncSettings.commitsQueued` batches
+ * are waiting already, which bounds the memory held. A failure stops every lane.
  */
 async function initialSync(context: SyncContext, stripe: Stripe, catalogue: StripeCatalogue): Promise<void> {
-  const resumed = context.cursor as unknown as Cursor | null;
-  let cursor: Cursor = resumed && resumed.phase !== 'events' ? resumed : { phase: 'customers', after: null, read: 0, totals: {} };
+  let cursor = resumeFrom(context.cursor);
   const guard = new CustomerGuard(context);
-  const order: Exclude<Phase, 'events'>[] = ['customers', 'subscriptions', 'invoices'];
   // The last write handed over (each chained to the one before), and those not ended yet, oldest first.
   let last: Promise<void> = Promise.resolve();
   const held: Promise<void>[] = [];
@@ -453,50 +505,77 @@ async function initialSync(context: SyncContext, stripe: Stripe, catalogue: Stri
     last.catch(() => undefined);
     held.push(last);
   };
-  const commitInOrder = async (batch: SyncBatch, names: Map<string, string>, at: Cursor) => {
-    // The guard knows every customer of the batches handed over, committed or not.
-    await guard.complete(batch, names);
-    while (held.length >= stripeSyncSettings.commitsQueued) await held.shift();
-    inOrder(() => context.commit(batch, { cursor: at as unknown as JsonObject, progress: progressOf(at) }));
+  // The pages read by every lane and not handed over yet, in the order they arrived.
+  let batch: SyncBatch = {};
+  let names = new Map<string, string>();
+  let pages = 0;
+  // Hand-overs in the order they were asked for (the guard's lookup must not reorder them).
+  let handing: Promise<void> = Promise.resolve();
+  const handOver = (): Promise<void> => {
+    const taken = { batch, names, at: cursor };
+    batch = {};
+    names = new Map();
+    pages = 0;
+    handing = handing.then(async () => {
+      if (failed) return;
+      // The guard knows every customer of the batches handed over, committed or not.
+      await guard.complete(taken.batch, taken.names);
+      while (held.length >= stripeSyncSettings.commitsQueued) await held.shift();
+      inOrder(() => context.commit(taken.batch, { cursor: taken.at as unknown as JsonObject, progress: progressOf(taken.at) }));
+    });
+    handing.catch(() => undefined);
+    return handing;
   };
-  for (const phase of order.slice(order.indexOf(cursor.phase as Exclude<Phase, 'events'>))) {
-    if (cursor.phase !== phase) cursor = { phase, after: null, read: 0, totals: cursor.totals };
-    const request = (after: string | null, withTotal: boolean) => {
-      const promise = readPage(stripe, catalogue, phase, after, withTotal);
-      // Awaited below; a commit failing first must not leave it unhandled.
-      promise.catch(() => undefined);
-      return promise;
-    };
-    let pending = request(cursor.after, cursor.totals[phase] === undefined);
-    let batch: SyncBatch = {};
-    let names = new Map<string, string>();
-    let pages = 0;
-    for (;;) {
-      context.signal.throwIfAborted();
-      const page = await pending;
-      const last = page.ids.at(-1);
-      const done = !page.hasMore || !last;
-      if (!done) pending = request(last, false);
-      appendBatch(batch, page.batch);
-      for (const [id, name] of page.names) names.set(id, name);
-      pages += 1;
-      cursor = {
-        phase,
-        after: last ?? cursor.after,
-        read: cursor.read + page.ids.length,
-        totals: page.totalCount !== undefined ? { ...cursor.totals, [phase]: page.totalCount } : cursor.totals,
-      };
-      if (done || pages >= stripeSyncSettings.pagesPerCommit) {
-        await commitInOrder(batch, names, cursor);
-        batch = {};
-        names = new Map();
-        pages = 0;
+  let failed = false;
+  const request = (phase: ListPhase, after: string | null, withTotal: boolean) => {
+    const promise = readPage(stripe, catalogue, phase, after, withTotal);
+    // Awaited by its lane; a commit failing first must not leave it unhandled.
+    promise.catch(() => undefined);
+    return promise;
+  };
+  const readLane = async (k: number) => {
+    const lane = LANES[k] as readonly ListPhase[];
+    let position = cursor.lanes[k] as LanePosition;
+    if (position.done) return;
+    for (const phase of lane.slice(lane.indexOf(position.phase))) {
+      if (position.phase !== phase) position = { phase, after: null, read: 0, done: false };
+      let pending = request(phase, position.after, cursor.totals[phase] === undefined);
+      for (;;) {
+        context.signal.throwIfAborted();
+        const page = await pending;
+        if (failed) return;
+        const lastId = page.ids.at(-1);
+        const phaseDone = !page.hasMore || !lastId;
+        if (!phaseDone) pending = request(phase, lastId, false);
+        appendBatch(batch, page.batch);
+        for (const [id, name] of page.names) names.set(id, name);
+        pages += 1;
+        position = { phase, after: lastId ?? position.after, read: position.read + page.ids.length, done: phaseDone && phase === lane.at(-1) };
+        const at = position;
+        cursor = {
+          phase: 'lanes',
+          lanes: cursor.lanes.map((other, j) => (j === k ? at : other)),
+          totals: page.totalCount !== undefined ? { ...cursor.totals, [phase]: page.totalCount } : cursor.totals,
+        };
+        if (phaseDone || pages >= stripeSyncSettings.pagesPerCommit) await handOver();
+        if (phaseDone) break;
       }
-      if (done) break;
+      const read = position.read;
+      inOrder(() => context.log(`stripe_${phase}_read`, { count: read }));
     }
-    const read = cursor.read;
-    inOrder(() => context.log(`stripe_${phase}_read`, { count: read }));
-  }
+  };
+  // Every lane ends (the others stop at their next page once one failed) before the sync does.
+  const lanes = await Promise.allSettled(
+    LANES.map((_, k) =>
+      readLane(k).catch((error: unknown) => {
+        failed = true;
+        throw error;
+      }),
+    ),
+  );
+  const failure = lanes.find((lane): lane is PromiseRejectedResult => lane.status === 'rejected');
+  if (failure) throw failure.reason;
+  await handing;
   await last;
 }
 

@@ -131,19 +131,20 @@ describe(`Stripe provider on ${testEngine}: an initial sync`, () => {
     expect(rest.progress[0]).toBeGreaterThanOrEqual(first.progress[3] as number);
   });
 
-  it('reads on while the database writes, up to the queued batches, and commits in order', async () => {
+  it('reads customers beside subscriptions and invoices while the database writes, up to the queued batches, and commits in order', async () => {
     const { pagesPerCommit, commitsQueued } = stripeSyncSettings;
     Object.assign(stripeSyncSettings, { pagesPerCommit: 1, commitsQueued: 2 });
     onTestFinished(() => void Object.assign(stripeSyncSettings, { pagesPerCommit, commitsQueued }));
     fake.reset();
-    // Five pages of customers.
+    // Five pages of customers, five of subscriptions, then invoices.
     fake.generate(450);
-    const customerPages = () => fake.requests.get('/v1/customers') ?? 0;
+    const listPages = () => (fake.requests.get('/v1/customers') ?? 0) + (fake.requests.get('/v1/subscriptions') ?? 0) + (fake.requests.get('/v1/invoices') ?? 0);
     const recorded = fresh();
     const context = contextFor(recorded);
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    const order: string[] = [];
+    type Lanes = { lanes: { phase: string; read: number; done: boolean }[] };
+    const cursors: Lanes[] = [];
     let writing = 0;
     const sync = stripeProvider.sync({
       ...context,
@@ -151,29 +152,60 @@ describe(`Stripe provider on ${testEngine}: an initial sync`, () => {
         writing += 1;
         // One write at a time.
         expect(writing).toBe(1);
-        const cursor = next.cursor as { phase: string; read: number };
-        order.push(`${cursor.phase}:${String(cursor.read)}`);
-        if (order.length === 1) await held;
+        cursors.push(next.cursor as unknown as Lanes);
+        if (cursors.length === 1) await held;
         await context.commit(batch, next);
         writing -= 1;
       },
     });
-    // The first page's commit is held; the second and third wait behind it (two queued), the
-    // fourth page is read while the third waits for room, and no fifth is asked for.
-    await expect.poll(customerPages).toBe(4);
+    // The first page's commit is held and the second waits behind it (two queued); the third
+    // page waits for room, the fourth (the other lane's) behind it, and each lane has asked for
+    // its next page: six pages, and no more until the database moves.
+    await expect.poll(listPages).toBe(6);
+    expect(fake.requests.get('/v1/customers')).toBeGreaterThanOrEqual(1);
+    expect(fake.requests.get('/v1/subscriptions')).toBeGreaterThanOrEqual(1);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(customerPages()).toBe(4);
-    expect(order).toEqual(['customers:100']);
+    expect(listPages()).toBe(6);
+    expect(cursors).toHaveLength(1);
     release();
     await sync;
-    // In the order read, phase by phase.
-    expect(order.slice(0, 5)).toEqual(['customers:100', 'customers:200', 'customers:300', 'customers:400', 'customers:450']);
-    const phases = order.map((at) => at.split(':')[0]);
-    expect([...new Set(phases)]).toEqual(['customers', 'subscriptions', 'invoices']);
-    const reads = order.map((at) => Number(at.split(':')[1]));
-    for (let k = 1; k < order.length; k++) if (phases[k] === phases[k - 1]) expect(reads[k]).toBeGreaterThan(reads[k - 1] as number);
+    // Each lane only moves forward from one commit to the next, and the last has read both whole.
+    const rank = (position: { phase: string; read: number; done: boolean }) => [['customers', 'subscriptions', 'invoices'].indexOf(position.phase), position.read, Number(position.done)];
+    for (let k = 1; k < cursors.length; k++) {
+      for (const lane of [0, 1]) {
+        const [before, now] = [rank((cursors[k - 1] as Lanes).lanes[lane]!), rank((cursors[k] as Lanes).lanes[lane]!)];
+        expect(now[0]! > before[0]! || (now[0] === before[0] && now[1]! >= before[1]!), `commit ${k}, lane ${lane}`).toBe(true);
+      }
+    }
+    expect((cursors.at(-1) as Lanes).lanes).toEqual([
+      { phase: 'customers', after: expect.any(String), read: 450, done: true },
+      { phase: 'invoices', after: expect.any(String), read: expect.any(Number), done: true },
+    ]);
+    expect(recorded.progress.at(-1)).toBe(99);
     expect(customersOf(recorded)).toHaveLength(450);
-    expect(recorded.log).toEqual(['stripe_customers_read', 'stripe_subscriptions_read', 'stripe_invoices_read']);
+    expect([...recorded.log].sort()).toEqual(['stripe_customers_read', 'stripe_invoices_read', 'stripe_subscriptions_read']);
+  });
+
+  it('resumes a cursor of the phase-by-phase sync (a sync killed across the upgrade) with nothing lost', async () => {
+    fake.reset();
+    fake.generate(230);
+    const whole = fresh();
+    await stripeProvider.sync(contextFor(whole));
+    // That sync stopped after the first page of subscriptions: customers were read whole.
+    const headers = { authorization: `Bearer ${accessToken}`, 'stripe-account': FAKE_STRIPE_ACCOUNT };
+    const first = (await (await fetch(`${fake.url}/v1/subscriptions?limit=100&status=all`, { headers })).json()) as { data: { id: string }[] };
+    const customerPages = fake.requests.get('/v1/customers') ?? 0;
+    const rest = fresh();
+    await stripeProvider.sync(contextFor(rest, { cursor: { phase: 'subscriptions', after: (first.data.at(-1) as { id: string }).id, read: 100, totals: { customers: 230, subscriptions: 230 } } }));
+    expect(fake.requests.get('/v1/customers') ?? 0).toBe(customerPages);
+    const restKeys = new Set(paymentsOf(rest).keys());
+    // Every paid invoice's payment is written, and nothing the whole sync did not write.
+    const invoiced = [...paymentsOf(whole).values()].filter((payment) => payment.invoiceNumber !== null).map((payment) => payment.externalId);
+    expect(invoiced.length).toBeGreaterThan(0);
+    expect(invoiced.filter((key) => !restKeys.has(key))).toEqual([]);
+    expect([...restKeys].filter((key) => !paymentsOf(whole).has(key))).toEqual([]);
+    // Customers counted as read: the percent starts past their share.
+    expect(rest.progress[0]).toBeGreaterThanOrEqual(15);
   });
 
   it('waits out 429 (Retry-After, Stripe-Should-Retry) and 500 answers and finishes', async () => {
