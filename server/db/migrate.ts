@@ -18,6 +18,7 @@ import * as discountMonths from './migrations/0016_discount_months';
 import * as paymentListing from './migrations/0017_payment_listing';
 import * as foreignClientIds from './migrations/0018_foreign_client_ids';
 import * as integrationSync from './migrations/0019_integration_sync';
+import * as syncCustomerWrites from './migrations/0020_sync_customer_writes';
 import type { DB } from './schema';
 
 /**
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '0017_payment_listing': paymentListing,
   '0018_foreign_client_ids': foreignClientIds,
   '0019_integration_sync': integrationSync,
+  '0020_sync_customer_writes': syncCustomerWrites,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
