@@ -203,10 +203,10 @@ export function durationInMonthsOf(start: string, end: string): number {
   const from = DAY.exec(start);
   const to = DAY.exec(end);
   if (!from || !to) throw new RangeError(`not days YYYY-MM-DD: '${start}', '${end}'`);
-  const days = daysBetween(start, end);
   // end = start + n months only for the n between their months (the day clamped to the month's length).
   const [fromYear, fromMonth, fromDay] = [Number(from[1]), Number(from[2]), Number(from[3])];
   const [toYear, toMonth, toDay] = [Number(to[1]), Number(to[2]), Number(to[3])];
+  const days = (Date.UTC(toYear, toMonth - 1, toDay) - Date.UTC(fromYear, fromMonth - 1, fromDay)) / MS_PER_DAY;
   const months = toYear * 12 + toMonth - (fromYear * 12 + fromMonth);
   if (months >= 1 && Math.abs(months - Math.round(days / DAYS_PER_MONTH)) <= 1 && toDay === Math.min(fromDay, daysInMonth(toYear, toMonth))) return months;
   return days / DAYS_PER_MONTH;

@@ -86,10 +86,7 @@ async function customersByPublicId(trx: Transaction<DB>, accountId: string, publ
 
 /** The ids of the account's customers with these public ids, created (named by their id) when missing. */
 async function customerIds(trx: Transaction<DB>, accountId: string, source: IntegrationName, publicIds: readonly string[], now: Date): Promise<Map<string, string>> {
-  const ids = new Map<string, string>();
-  for (const part of chunks([...new Set(publicIds)], ONE_PARAMETER_CHUNK)) {
-    for (const row of await customersByPublicId(trx, accountId, part)) ids.set(row.public_id, row.id);
-  }
+  const ids = await existingCustomerIds(trx, accountId, publicIds);
   const missing = [...new Set(publicIds)].filter((publicId) => !ids.has(publicId));
   if (missing.length > 0) {
     await upsertCustomers(trx, accountId, source, missing.map((publicId) => ({ externalId: publicId, name: publicId })), now);
