@@ -7,7 +7,9 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
 import pg from 'pg';
+import type Stripe from 'stripe';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { DEFAULT_PROVIDER_URLS } from '../server/config';
 import { openDatabase, type Database } from '../server/db/database';
@@ -15,7 +17,7 @@ import { migrateToLatest } from '../server/db/migrate';
 import { runSyncOnce } from '../server/integrations/runner';
 import { sealSecrets } from '../server/integrations/secrets';
 import type { SyncContext } from '../server/integrations/types';
-import { STRIPE_PAGE, stripeProvider } from '../server/integrations/providers/stripe';
+import { STRIPE_PAGE, stripeClient, stripeProvider } from '../server/integrations/providers/stripe';
 import { migratedPGliteDumpFile } from '../tests/server/helpers/database';
 import { FAKE_STRIPE_ACCOUNT, FAKE_STRIPE_SECRET_KEY, startFakeStripe } from '../tests/fakes/stripe';
 import { postgresDatabase } from './support/postgresDatabase';
@@ -36,7 +38,9 @@ import { alternateRounds, describeSpread, LoadRecorder, median, methodFields, ro
  * warm-up (bench/support/rounds.ts); the ratio ours/peer (median of the rounds', target <= 1.5)
  * and this process's peak RSS (target < 500 MB) are judged. On PostgreSQL a third contender, the
  * floor, is the peer's reading while the rows ours wrote are COPYed in again at the same time:
- * what no sync can beat on this machine. floor/peer says how far the target is from reachable,
+ * what no sync can beat on this machine. A fourth, sdk, reads the same lists through the official
+ * SDK the provider reads with (lanes side by side, as the provider reads) and discards them: what the
+ * SDK itself costs over the peer's bare fetches. floor/peer says how far the target is from reachable,
  * ours/floor how far ours is from the floor. Each round's rows are checked (exit 1 when a
  * customer or payment is missing). The last line is one JSON object.
  */
@@ -87,6 +91,48 @@ async function peerOnce(base: string): Promise<number> {
       after = (page.data.at(-1) as { id: string }).id;
     }
   }
+  return performance.now() - started;
+}
+
+/**
+ * What the official SDK alone costs: the same lists read through `stripe` (the client the provider
+ * makes, its lanes side by side as the provider reads them), the answers discarded. The provider
+ * reads through the SDK, so no sync of ours reads faster than this.
+ */
+async function sdkReadOnce(base: string): Promise<void> {
+  const stripe = stripeClient({ apiUrl: base, apiKey: FAKE_STRIPE_SECRET_KEY, stripeAccount: FAKE_STRIPE_ACCOUNT });
+  const pageThrough = async (page: (after: string | undefined) => Promise<{ data: { id: string }[]; has_more: boolean }>) => {
+    let after: string | undefined;
+    for (;;) {
+      const limit = Error.stackTraceLimit;
+      Error.stackTraceLimit = 0;
+      let answer: Promise<{ data: { id: string }[]; has_more: boolean }>;
+      try {
+        answer = page(after);
+      } finally {
+        Error.stackTraceLimit = limit;
+      }
+      const { data, has_more } = await answer;
+      if (!has_more || data.length === 0) return;
+      after = (data.at(-1) as { id: string }).id;
+    }
+  };
+  const at = (after: string | undefined) => ({ limit: STRIPE_PAGE, ...(after ? { starting_after: after } : {}) });
+  await pageThrough((after) => stripe.prices.list(at(after)));
+  await pageThrough((after) => stripe.products.list(at(after)));
+  await pageThrough((after) => stripe.coupons.list(at(after)));
+  await Promise.all([
+    pageThrough((after) => stripe.customers.list({ ...at(after), include: ['total_count'] } as Stripe.CustomerListParams)),
+    (async () => {
+      await pageThrough((after) => stripe.subscriptions.list({ ...at(after), status: 'all', expand: ['data.discounts', 'data.latest_invoice'], include: ['total_count'] } as Stripe.SubscriptionListParams));
+      await pageThrough((after) => stripe.invoices.list({ ...at(after), expand: ['data.discounts'], include: ['total_count'] } as Stripe.InvoiceListParams));
+    })(),
+  ]);
+}
+
+async function sdkOnce(base: string): Promise<number> {
+  const started = performance.now();
+  await sdkReadOnce(base);
   return performance.now() - started;
 }
 
@@ -157,6 +203,20 @@ async function floorOnce(url: string, base: string): Promise<number> {
   }
 }
 
+/**
+ * Removes an account ours synced: the big tables first, table by table with the triggers off (the
+ * cascade from accounts would check each of their rows' references one by one, against tables
+ * just filled that have no statistics yet: minutes at 100k), then the account with its cascade.
+ */
+async function dropAccount(database: Database, accountId: string): Promise<void> {
+  await database.kysely.transaction().execute(async (trx) => {
+    await sql`set local session_replication_role = replica`.execute(trx);
+    for (const table of [...WRITTEN_TABLES].reverse()) await sql`delete from ${sql.table(table)} where account_id = ${accountId}`.execute(trx);
+    await sql`set local session_replication_role = origin`.execute(trx);
+    await trx.deleteFrom('accounts').where('id', '=', accountId).execute();
+  });
+}
+
 async function oursOnce(database: Database, databaseUrl: string | null, key: Buffer, base: string, round: number, expected: { customers: number; payments: number }): Promise<number> {
   const db = database.kysely;
   const accountId = `bench-sync-${round}-${randomBytes(4).toString('hex')}`;
@@ -199,7 +259,7 @@ async function oursOnce(database: Database, databaseUrl: string | null, key: Buf
   }
   if (!writtenRows && databaseUrl) await captureRows(databaseUrl, accountId);
   // The next round starts from an empty account again; the database does not grow round by round.
-  await db.deleteFrom('accounts').where('id', '=', accountId).execute();
+  await dropAccount(database, accountId);
   return elapsed;
 }
 
@@ -228,9 +288,10 @@ async function main(): Promise<void> {
       contenders: [
         { name: 'ours', run: (round) => oursOnce(database, postgres?.url ?? null, key, url, round, expected) },
         { name: 'peer', run: () => peerOnce(url) },
+        { name: 'sdk', run: () => sdkOnce(url) },
         ...(postgres ? [{ name: 'floor' as const, run: () => floorOnce(postgres.url, url) }] : []),
       ],
-      ratios: { ratio: ['ours', 'peer'], ...(postgres ? { floor_ratio: ['floor', 'peer'] as ['floor', 'peer'], ours_to_floor: ['ours', 'floor'] as ['ours', 'floor'] } : {}) },
+      ratios: { ratio: ['ours', 'peer'], sdk_ratio: ['sdk', 'peer'] as ['sdk', 'peer'], ...(postgres ? { floor_ratio: ['floor', 'peer'] as ['floor', 'peer'], ours_to_floor: ['ours', 'floor'] as ['ours', 'floor'] } : {}) },
       rounds,
       warmupRounds,
       load,
@@ -241,6 +302,8 @@ async function main(): Promise<void> {
     const ratio = result.ratios.ratio as NonNullable<(typeof result.ratios)['ratio']>;
     const ours = result.figures.ours;
     log(`ours ${describeSpread(ours, 0, ' ms')}; peer ${describeSpread(result.figures.peer, 0, ' ms')}; ratio ${describeSpread(ratio, 3)} (target <= ${RATIO_TARGET}); peak RSS ${rssMb} MB (target < ${RSS_TARGET_MB}); writing (the runner's commits) ${Math.round(median(commitShares) * 100)}% of ours`);
+    const sdkRatio = result.ratios.sdk_ratio as NonNullable<(typeof result.ratios)['sdk_ratio']>;
+    log(`sdk (the official SDK reading the same lists, lanes side by side, answers discarded) ${describeSpread(result.figures.sdk as NonNullable<typeof result.figures.sdk>, 0, ' ms')}; sdk/peer ${describeSpread(sdkRatio, 3)}`);
     const floorRatio = result.ratios.floor_ratio;
     const oursToFloor = result.ratios.ours_to_floor;
     const floor = result.figures.floor;
@@ -265,6 +328,8 @@ async function main(): Promise<void> {
         ours_spread: roundedSpread(ours, 0),
         peer_spread: roundedSpread(result.figures.peer, 0),
         engine,
+        sdk_ms: Math.round((result.figures.sdk as NonNullable<typeof result.figures.sdk>).median),
+        sdk_ratio: roundTo(sdkRatio.median, 3),
         floor_ms: floor ? Math.round(floor.median) : null,
         floor_ratio: floorRatio ? roundTo(floorRatio.median, 3) : null,
         ours_to_floor: oursToFloor ? roundTo(oursToFloor.median, 3) : null,

@@ -200,6 +200,21 @@ export function endDateOf(start: string, months: number): string {
  * otherwise days / (365 / 12).
  */
 export function durationInMonthsOf(start: string, end: string): number {
+  // A sync or an import maps many payments of the same few periods: each pair is worked out once.
+  const key = start + end;
+  let months = knownDurations.get(key);
+  if (months === undefined) {
+    months = monthsBetween(start, end);
+    if (knownDurations.size >= KNOWN_DURATIONS_MAX) knownDurations.clear();
+    knownDurations.set(key, months);
+  }
+  return months;
+}
+
+const knownDurations = new Map<string, number>();
+const KNOWN_DURATIONS_MAX = 20_000;
+
+function monthsBetween(start: string, end: string): number {
   const from = DAY.exec(start);
   const to = DAY.exec(end);
   if (!from || !to) throw new RangeError(`not days YYYY-MM-DD: '${start}', '${end}'`);
