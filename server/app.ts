@@ -45,6 +45,7 @@ import { stripeWebhookRoutes } from './routes/stripeWebhooks';
 import { graphqlPlugin } from './graphql/plugin';
 import { sectionExportRoutes } from './routes/sectionExports';
 import { reportSectionRoutes } from './routes/reportSections';
+import { customSectionRoutes } from './routes/customSections';
 import { sectionDetailsRoutes } from './routes/sectionDetails';
 import { customerRoutes } from './routes/customers';
 import { customerListRoutes } from './routes/customerList';
@@ -199,6 +200,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(graphqlPlugin);
       await api.register(sectionExportRoutes, { queue: options.queue });
       await api.register(reportSectionRoutes);
+      await api.register(customSectionRoutes);
       await api.register(sectionDetailsRoutes);
       await api.register(customerRoutes);
       await api.register(customerListRoutes);

@@ -9,6 +9,8 @@ import { TOTAL_SEGMENTER_ID, type CostSegmenter, type ResolvedSegmenter } from '
 import { SectionRequestError, type PeriodResult, type SectionRequest, type SeriesResult, type UnderlyingData, type ValueUnit } from './definitions/types';
 import { unitCellContext, visitUnitCells, type CellContribution, type UnitCellContext, type UnitCellPass } from './definitions/unitCells';
 import { mainPaymentOnDay, mrrOnDay, newMrrWhenOccurred, productsOnDay, runStartAt } from './definitions/unitFigures';
+import { USER_FILTERED_DEFINITION_ID } from '../../models/customSections';
+import { customComponent, customPoint, isCustomRequest } from './definitions/custom';
 import type { MovementBuffers } from './movements';
 import type { Timeline } from './periods';
 import { CustomerGroupResolver, type Segmenter } from './segments';
@@ -199,7 +201,42 @@ function customerRow(snapshot: AccountSnapshot, unit: number, value: number): To
 
 // ------------------------------------------------------------------ the request
 
+/**
+ * A custom section's point as its series' metric's point (custom.ts `customPoint`): `inner` is the
+ * details request to compute, `finish` names its items as the custom section's series.
+ */
+export function customDetailsRequest(snapshot: AccountSnapshot, request: DetailsRequest): { inner: DetailsRequest; finish: (result: DetailsResult) => DetailsResult } {
+  const point = customPoint(snapshot, request);
+  // The series' catalogue request, without what named the custom point.
+  const { date: _date, component: _component, segment_id: _segment, segment_value: _value, cohort_date: _cohort, column: _column, ...sectionOnly } = point.request as DetailsRequest;
+  const inner: DetailsRequest = {
+    ...sectionOnly,
+    date: point.date,
+    ...(request.segment_id !== undefined ? { segment_id: request.segment_id } : {}),
+    ...(request.segment_value !== undefined ? { segment_value: request.segment_value } : {}),
+    ...(point.component !== undefined ? { component: point.component } : {}),
+    ...(request.limit !== undefined ? { limit: request.limit } : {}),
+    ...(request.with_quantities !== undefined ? { with_quantities: request.with_quantities } : {}),
+  };
+  return {
+    inner,
+    finish: (result) => ({
+      ...result,
+      definition_id: USER_FILTERED_DEFINITION_ID,
+      items: result.items.map((item) => ({
+        ...item,
+        name: item.segment_value !== undefined ? `${point.series.name}: ${item.segment_value}` : point.series.name,
+        component: customComponent(point.index),
+      })),
+    }),
+  };
+}
+
 export function computeDetails(snapshot: AccountSnapshot, request: DetailsRequest): DetailsResult {
+  if (isCustomRequest(request)) {
+    const { inner, finish } = customDetailsRequest(snapshot, request);
+    return finish(computeDetails(snapshot, inner));
+  }
   const plan = planSection(snapshot, request);
   const section = computeSection(snapshot, request);
   const limit = Math.max(0, Math.floor(request.limit ?? DEFAULT_DETAILS_LIMIT));
@@ -707,7 +744,7 @@ class Drill {
   private flows(series: SeriesResult[], segment: Segment, groupOf: (names: readonly string[], s: SeriesResult) => number): DetailsPayload[] {
     const { plan, t, limit, snapshot } = this;
     const context = this.cells();
-    const flow: FlowContext = { timeline: this.timeline, converter: context.converter };
+    const flow: FlowContext = { timeline: this.timeline, converter: context.converter, filter: this.plan.filter };
     const rowsByGroup = new Map<number, Row[]>();
     const collect = (item: number, group: number, position: number, amount: number) => {
       if (position !== t) return;

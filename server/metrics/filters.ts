@@ -14,13 +14,19 @@ import { type AccountSnapshot, type CustomerSegmentColumns } from './snapshot/co
  * matches no list (so a negated criterion matches it). `and` needs every criterion, `or` one.
  */
 export type FilterCriterion =
-  | { kind: 'customer_segment'; segmentId: string; values: readonly string[]; negated?: boolean }
+  /**
+   * A customer attribute's value in `values`, month by month; with `atMonth` (an absolute month,
+   * year * 12 + month0), the value the customer has in that month decides for every day.
+   */
+  | { kind: 'customer_segment'; segmentId: string; values: readonly string[]; negated?: boolean; atMonth?: number }
   | { kind: 'product'; productKeys: readonly string[]; negated?: boolean }
   | { kind: 'item_type'; itemTypes: readonly ItemType[]; negated?: boolean }
   | { kind: 'currency'; currencies: readonly string[]; negated?: boolean }
   | { kind: 'payment_attribute'; attributeId: string; values: readonly string[]; negated?: boolean }
   /** Customers with at least one deal owned by one of `ownerNames` (not time-sensitive). */
   | { kind: 'deal_owner'; ownerNames: readonly string[]; negated?: boolean }
+  /** Costs with a value of the cost attribute in `values` (costs only: customers and payments ignore it). */
+  | { kind: 'cost_attribute'; attributeId: string; values: readonly string[]; negated?: boolean }
   /**
    * One group of a user-made segmentation (segmenter_definitions row `segmentationId`): the
    * customers or payments whose value the segmentation puts in `group` ('Other': in no group,
@@ -72,7 +78,23 @@ export function applyReportFilter(snapshot: AccountSnapshot, pieces: MrrPieces, 
       case 'customer_segment': {
         const segment = snapshot.customerSegments.find((s) => s.id === criterion.segmentId);
         if (!segment) throw new FilterError(`unknown customer segment '${criterion.segmentId}'`);
-        customerTests.push({ segment, values: indexSet(segment.values, criterion.values), negated });
+        const values = indexSet(segment.values, criterion.values);
+        if (criterion.atMonth !== undefined) {
+          // One month's value decides for every day: a test of the piece's customer, like a deal owner's.
+          const month = criterion.atMonth;
+          const known = new Map<number, boolean>();
+          const matches = (customer: number) => {
+            let found = known.get(customer);
+            if (found === undefined) {
+              found = values.has(valueAt(segment, snapshot.customers, customer, month));
+              known.set(customer, found);
+            }
+            return found;
+          };
+          pieceTests.push((p, i) => test(matches(records.customer[p.record[i] as number] as number)));
+          break;
+        }
+        customerTests.push({ segment, values, negated });
         break;
       }
       case 'product': {
@@ -111,6 +133,7 @@ export function applyReportFilter(snapshot: AccountSnapshot, pieces: MrrPieces, 
       }
       case 'segmentation':
         throw new FilterError(`segmentation '${criterion.segmentationId}' was not expanded`);
+      case 'cost_attribute':
       case 'group':
         break;
     }

@@ -2,6 +2,7 @@ import type { Database } from '../db/database';
 import { computeCustomerMetrics, type CustomerMetrics } from './customerMetrics';
 import { dayFromInstant, isoFromDay } from './days';
 import { computeSections } from './definitions/computeSection';
+import { expandCustomRequests, isCustomRequest } from './definitions/custom';
 import {
   costSegmenterId,
   CURRENCY_SEGMENTER_ID,
@@ -15,7 +16,7 @@ import {
   type SectionDefinitionItem,
 } from './definitions/segmenters';
 import type { SectionRequest, SectionResult, SegmenterRef } from './definitions/types';
-import { computeDetails, type DetailsRequest, type DetailsResult } from './details';
+import { computeDetails, customDetailsRequest, type DetailsRequest, type DetailsResult } from './details';
 import { computeExplore, type ExploreRequest, type ExploreResult } from './explore';
 import type { ReportFilter } from './filters';
 import { expandSegmentationCriteria, segmentationIdsOf } from './segmentationFilters';
@@ -215,15 +216,19 @@ export function createMetricsService(db: Database, options: MetricsServiceOption
       await db.notify(METRICS_INVALIDATE_CHANNEL, INVALIDATE_ALL);
     },
     async sections(accountId, requests) {
-      const expanded = await expandSegmenters(accountId, requests);
+      // A custom section is computed as one catalogue request per series (definitions/custom.ts), whose segmentations expand like any.
+      const { flat, assemble } = expandCustomRequests(requests.map(withToday));
+      const expanded = await expandSegmenters(accountId, flat);
       const snapshot = await getSnapshot(accountId, { currencies: requests.map((r) => r.currency ?? r.report_settings?.currency) });
-      return computeSections(snapshot, (await expandFilters(accountId, snapshot, expanded)).map(withToday));
+      return assemble(snapshot, computeSections(snapshot, await expandFilters(accountId, snapshot, expanded))) as SectionResult[];
     },
     async details(accountId, request) {
-      const [expanded] = await expandSegmenters(accountId, [request]);
       const snapshot = await getSnapshot(accountId, { currencies: [request.currency ?? request.report_settings?.currency] });
+      const custom = isCustomRequest(withToday(request)) ? customDetailsRequest(snapshot, withToday(request)) : null;
+      const [expanded] = await expandSegmenters(accountId, [custom ? custom.inner : request]);
       const [filtered] = await expandFilters(accountId, snapshot, [expanded as typeof request]);
-      return computeDetails(snapshot, withToday(filtered as typeof request));
+      const result = computeDetails(snapshot, withToday(filtered as typeof request));
+      return custom ? custom.finish(result) : result;
     },
     async explore(accountId, request) {
       const [expanded] = await expandSegmenters(accountId, [request]);

@@ -8,6 +8,8 @@ import type { MetricsService } from '../metrics/service';
 import { showsCurrentMonth, type ReportPeriod } from '../../models/reportRange';
 import type { FilterItem, ReportViewFilter } from '../../models/reportFilter';
 import { reportFilterOf, storedViewFilter, viewAndItem, viewFields } from './reportFilters';
+import { customUnderlyingData, readableConfig } from './customSections';
+import { CUSTOM_SECTION_TITLE, USER_FILTERED_DEFINITION_ID, type CustomSectionConfig } from '../../models/customSections';
 
 /**
  * Business reports in the database: what the routes read and write (routes/businessReports.ts)
@@ -56,6 +58,8 @@ export interface SectionView {
   definition_id: string;
   /** The section's own title, else its definition's name. */
   title: string;
+  /** A custom section's series, groups and filters as stored (null when missing). */
+  config?: unknown;
   summary: string;
   data_type: SectionDataType;
   use_hierarchy: boolean;
@@ -239,6 +243,7 @@ async function sectionRows(db: Kysely<DB>, accountId: string, reportId: string) 
       'data_categories',
       'decimal',
       'reference_value',
+      'config',
       'recalculation_status',
       'result',
       'error',
@@ -264,10 +269,12 @@ async function sectionRows(db: Kysely<DB>, accountId: string, reportId: string) 
 function sectionView(row: SectionRow): SectionView {
   const definition = findDefinition(row.definition_id);
   const result = row.result as SectionResult | null;
+  const custom = row.definition_id === USER_FILTERED_DEFINITION_ID;
   return {
     id: row.id,
     definition_id: row.definition_id,
-    title: row.title || definition?.name || row.definition_id,
+    title: row.title || definition?.name || (custom ? CUSTOM_SECTION_TITLE : row.definition_id),
+    ...(custom ? { config: row.config ?? null } : {}),
     summary: row.summary,
     data_type: row.data_type,
     use_hierarchy: row.use_hierarchy,
@@ -277,7 +284,7 @@ function sectionView(row: SectionRow): SectionView {
     decimal: row.decimal,
     reference_value: row.reference_value === null ? null : Number(row.reference_value),
     segment_ids: row.segment_ids,
-    underlying_data: definition?.underlying_data ?? 'subscriptions',
+    underlying_data: definition?.underlying_data ?? (custom ? customUnderlyingData(readableConfig(row.config)) : 'subscriptions'),
     recalculation_status: row.recalculation_status,
     error: row.error,
     computed_at: row.computed_at?.toISOString() ?? null,
@@ -377,6 +384,7 @@ export async function sectionRequests(
   const filter = item ? viewAndItem(view, item) : reportFilterOf(view);
   const requests = sections.map((section) => ({
     definition_id: section.definition_id,
+    ...(section.definition_id === USER_FILTERED_DEFINITION_ID ? { custom: readableConfig(section.config) } : {}),
     range,
     resolution: section.resolution,
     data_type: section.data_type,
@@ -392,6 +400,36 @@ export async function sectionRequests(
     filter,
   }));
   return { sections, requests, dataVersion: Number(row.data_version) };
+}
+
+/**
+ * A custom section's request as the report would compute it (the report's range, settings and
+ * view filter): the editor's live preview. Undefined when the account has no such report.
+ */
+export async function customPreviewRequest(
+  db: Kysely<DB>,
+  accountId: string,
+  reportId: string,
+  config: CustomSectionConfig,
+  resolution: Resolution,
+): Promise<Omit<SectionRequest, 'today'> | undefined> {
+  const row = await reportRows(db).where('r.account_id', '=', accountId).where('r.id', '=', reportId).executeTakeFirst();
+  if (!row) return undefined;
+  const settings = await reportSettings(db, accountId, reportId);
+  return {
+    definition_id: USER_FILTERED_DEFINITION_ID,
+    custom: config,
+    range: { start_year: row.start_year, start_month: row.start_month, end_year: row.end_year, end_month: row.end_month },
+    resolution,
+    data_type: 'line_chart',
+    currency: settings.currency,
+    report_settings: {
+      currency: settings.currency,
+      subtract_forever_discount_from_mrr: settings.subtract_forever_discount_from_mrr,
+      subtract_finite_discount_from_mrr: settings.subtract_finite_discount_from_mrr,
+    },
+    filter: reportFilterOf(storedViewFilter(row.filter)),
+  };
 }
 
 /** Each request's result, or the reason it failed: one call for all (work shared), each apart only when that fails. */

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { CUSTOM_SECTION_TITLE, USER_FILTERED_DEFINITION_ID, type CustomSectionConfig } from '../../models/customSections';
 import type { DataCategory, DB, Resolution, SectionDataType } from '../db/schema';
 import { findDefinition } from '../metrics/definitions/catalogue';
 import { TOTAL_SEGMENTER_ID } from '../metrics/definitions/segmenters';
@@ -26,6 +27,8 @@ export interface SectionRow {
   data_categories: DataCategory[];
   recalculation_status: 'recalculated' | 'recalculating' | 'failed';
   segment_ids: string[];
+  /** A custom section's series, groups and filters as stored; null for a catalogue section. */
+  config: unknown;
 }
 
 export interface SectionChange {
@@ -37,13 +40,15 @@ export interface SectionChange {
   resolution?: Resolution;
   data_categories?: DataCategory[];
   segment_ids?: string[];
+  /** A custom section's new series, groups and filters (checked). */
+  config?: CustomSectionConfig;
 }
 
 /** The section of this account, with its segment ids in order; undefined when there is none. */
 export async function findSection(db: Kysely<DB>, accountId: string, sectionId: string): Promise<SectionRow | undefined> {
   const row = await db
     .selectFrom('report_sections')
-    .select(['id', 'report_id', 'definition_id', 'title', 'summary', 'data_type', 'use_hierarchy', 'resolution', 'position', 'data_categories', 'recalculation_status'])
+    .select(['id', 'report_id', 'definition_id', 'title', 'summary', 'data_type', 'use_hierarchy', 'resolution', 'position', 'data_categories', 'recalculation_status', 'config'])
     .where('account_id', '=', accountId)
     .where('id', '=', sectionId)
     .executeTakeFirst();
@@ -56,7 +61,8 @@ export async function findSection(db: Kysely<DB>, accountId: string, sectionId: 
     .orderBy('position')
     .orderBy('segmenter_id')
     .execute();
-  return { ...row, title: row.title || findDefinition(row.definition_id)?.name || row.definition_id, segment_ids: segments.map((s) => s.segmenter_id) };
+  const fallback = row.definition_id === USER_FILTERED_DEFINITION_ID ? CUSTOM_SECTION_TITLE : row.definition_id;
+  return { ...row, title: row.title || findDefinition(row.definition_id)?.name || fallback, segment_ids: segments.map((s) => s.segmenter_id) };
 }
 
 /** The section's segment as last computed (its values are the grouped segment names); null when not computed. */
@@ -112,7 +118,10 @@ async function renumber(trx: Kysely<DB>, accountId: string, reportId: string, mo
 }
 
 /** Appends a section of the definition (its defaults) with these segments; answers its id. */
-export async function addSection(db: Kysely<DB>, input: { accountId: string; reportId: string; definitionId: string; segmentIds: readonly string[] }): Promise<string> {
+export async function addSection(
+  db: Kysely<DB>,
+  input: { accountId: string; reportId: string; definitionId: string; segmentIds: readonly string[]; config?: CustomSectionConfig; title?: string },
+): Promise<string> {
   const definition = findDefinition(input.definitionId);
   const id = newSectionId();
   await db.transaction().execute(async (trx) => {
@@ -135,6 +144,8 @@ export async function addSection(db: Kysely<DB>, input: { accountId: string; rep
         data_categories: [definition?.data_categories[0] ?? 'values'],
         decimal: definition?.decimals === 2,
         position: Number(next),
+        ...(input.config ? { config: JSON.stringify(input.config) } : {}),
+        ...(input.title !== undefined ? { title: input.title } : {}),
       })
       .execute();
     await writeSegments(trx, input.accountId, id, input.segmentIds);
@@ -153,6 +164,7 @@ export async function updateSection(db: Kysely<DB>, accountId: string, section: 
       ...(change.use_hierarchy !== undefined ? { use_hierarchy: change.use_hierarchy } : {}),
       ...(change.resolution !== undefined ? { resolution: change.resolution } : {}),
       ...(change.data_categories !== undefined ? { data_categories: change.data_categories } : {}),
+      ...(change.config !== undefined ? { config: JSON.stringify(change.config) } : {}),
     };
     if (Object.keys(columns).length > 0) {
       await trx

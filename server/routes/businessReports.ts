@@ -107,7 +107,7 @@ const DataPointSchema = Type.Object(
   { description: 'One period of a series' },
 );
 
-const SegmentSchema = Type.Object({
+export const SegmentSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
   is_total: Type.Boolean(),
@@ -124,11 +124,14 @@ const SegmentSchema = Type.Object({
         }),
       ),
       data_points: Type.Array(DataPointSchema, { description: 'One per period of the range, oldest first (a cohort row: its initial cell, then columns 0, 1, …)' }),
+      unit: Type.Optional(Type.String({ description: 'Custom sections: this series’ unit (minor_units, count or units); series of one custom section may differ' })),
+      hidden: Type.Optional(Type.Boolean({ description: 'Custom sections: a series the chart does not draw' })),
+      y_reference_line: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: 'Custom sections: a horizontal line at this value, in the series’ unit' })),
     }),
   ),
 }, { description: 'A segmenter’s view of the section: the total (one series per component), or one series per segment value and component' });
 
-const PeriodResultSchema = Type.Object(
+export const PeriodResultSchema = Type.Object(
   {
     label: Type.String({ description: "Week '2025-W01' (ISO 8601, Monday to Sunday), month '2025-01', quarter '2025-Q1', year '2025'" }),
     first_day: Type.String({ description: 'YYYY-MM-DD' }),
@@ -142,8 +145,9 @@ const PeriodResultSchema = Type.Object(
 
 const SectionSchema = Type.Object({
   id: Type.String(),
-  definition_id: Type.String(),
+  definition_id: Type.String({ description: "A catalogue definition's id, or 'user_filtered' for a custom section" }),
   title: Type.String(),
+  config: Type.Optional(Type.Unknown({ description: 'Custom sections: the stored {groups, series} (docs/custom-sections.md); null when missing' })),
   summary: Type.String(),
   data_type: Type.String({ description: 'line_chart, bar_chart, stacked_bar_chart or cohort' }),
   use_hierarchy: Type.Boolean(),

@@ -6,6 +6,8 @@ import type { DataCategory, Resolution, SectionDataType } from '../db/schema';
 import { ApiError, type ApiErrorEntry } from '../http/errors';
 import { TOTAL_NAME, TOTAL_SEGMENTER_ID, type SectionDefinitionItem } from '../metrics/definitions/segmenters';
 import { canEdit } from '../reports/access';
+import { accountConfigProblems, customFieldsOf, customSegmentIds, readableConfig } from '../reports/customSections';
+import { USER_FILTERED_DEFINITION_ID, normalizedConfig, type CustomSectionConfig } from '../../models/customSections';
 import { REPORT_NOT_FOUND, reportExists, SECTION_NOT_FOUND } from '../reports/reports';
 import {
   addSection,
@@ -77,17 +79,29 @@ const UpdateBody = Type.Object(
     resolution: Type.Optional(ResolutionSchema),
     data_categories: Type.Optional(Type.Array(DataCategorySchema, { minItems: 1, maxItems: 1, description: 'The data category shown (one)' })),
     segment_ids: Type.Optional(SegmentIdsSchema),
+    definition_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "'user_filtered' with `config`: a custom section's new calculation" })),
+    config: Type.Optional(Type.Unknown({ description: 'A custom section’s {groups, series} (docs/custom-sections.md); its groups become its segments' })),
   },
-  { additionalProperties: false, description: 'One of: summary; title; position; data_type with use_hierarchy and resolution; data_categories; segment_ids' },
+  {
+    additionalProperties: false,
+    description: 'One of: summary; title; position; data_type with use_hierarchy and resolution; data_categories; segment_ids; for a custom section definition_id user_filtered with config',
+  },
 );
 
 const CreateBody = Type.Object(
   {
-    definition_id: Type.String({ minLength: 1, maxLength: 100 }),
+    definition_id: Type.String({ minLength: 1, maxLength: 100, description: "A catalogue definition, or 'user_filtered' for a custom section (with `config`)" }),
     segment_ids: Type.Optional(SegmentIdsSchema),
+    config: Type.Optional(Type.Unknown({ description: 'A custom section’s {groups, series} (docs/custom-sections.md); its groups become its segments' })),
+    title: Type.Optional(Type.String({ maxLength: 200, description: 'A custom section’s title (default: Custom section)' })),
   },
   { additionalProperties: false },
 );
+
+/** What a custom section can be: its charts, resolutions and data category. */
+const CUSTOM_DATA_TYPES: readonly string[] = ['line_chart', 'bar_chart', 'stacked_bar_chart'];
+const CUSTOM_RESOLUTIONS: readonly string[] = ['week', 'month', 'quarter', 'year'];
+export const NOT_CUSTOM = 'Only a custom section’s calculation can be edited';
 
 const SectionParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const SegmentParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), segmentId: Type.String({ minLength: 1, maxLength: 200 }) });
@@ -128,6 +142,14 @@ export const reportSectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   const definitionOf = async (accountId: string, definitionId: string) => (await app.metrics.sectionDefinitions(accountId)).find((d) => d.id === definitionId);
 
+  /** A custom section's config as sent, checked against the account and normalized; a 422 naming each problem's field otherwise. */
+  async function checkedConfig(accountId: string, config: unknown): Promise<CustomSectionConfig> {
+    const definitions = await app.metrics.sectionDefinitions(accountId);
+    const problems = accountConfigProblems(config, customFieldsOf(definitions), definitions);
+    if (problems.length > 0) throw new ApiError(422, problems.map((problem) => ({ detail: problem.detail, source: { pointer: problem.pointer } })));
+    return normalizedConfig(config);
+  }
+
   /** The caller's section, for one of the report's editors; another account's section is not found. */
   async function editableSection(request: FastifyRequest, sectionId: string): Promise<{ accountId: string; section: SectionRow }> {
     const { accountId } = authOf(request);
@@ -157,6 +179,15 @@ export const reportSectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!(await reportExists(db, accountId, reportId))) throw ApiError.of(404, REPORT_NOT_FOUND);
       if (!canEdit(request, accountId)) throw ApiError.of(403, NOT_EDITABLE);
       const { definition_id: definitionId, segment_ids: segmentIds = [] } = request.body;
+      if (definitionId === USER_FILTERED_DEFINITION_ID) {
+        const config = await checkedConfig(accountId, request.body.config);
+        const id = await addSection(db, { accountId, reportId, definitionId, segmentIds: customSegmentIds(config), config, title: request.body.title?.trim() ?? '' });
+        await app.reports.start(accountId, reportId);
+        const created = await findSection(db, accountId, id);
+        if (!created) throw ApiError.of(404, SECTION_NOT_FOUND);
+        return reply.code(201).send(settingsOf(created));
+      }
+      if (request.body.config !== undefined) throw ApiError.of(422, NOT_CUSTOM, '/config');
       const definition = await definitionOf(accountId, definitionId);
       if (!definition) throw ApiError.of(422, UNKNOWN_DEFINITION, '/definition_id');
       if (!definition.available) throw ApiError.of(422, UNAVAILABLE_DEFINITION, '/definition_id');
@@ -187,11 +218,34 @@ export const reportSectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { accountId, section } = await editableSection(request, request.params.id);
-      const change: SectionChange = request.body;
-      if (Object.keys(change).length === 0) throw ApiError.of(422, NOTHING_TO_CHANGE, '/');
+      const { definition_id: definitionId, config: sentConfig, ...rest } = request.body;
+      const change: SectionChange = rest;
+      if (Object.keys(request.body).length === 0) throw ApiError.of(422, NOTHING_TO_CHANGE, '/');
       const problems: Entry[] = [];
-      const numbersChange = change.data_type !== undefined || change.use_hierarchy !== undefined || change.resolution !== undefined || change.data_categories !== undefined || change.segment_ids !== undefined;
-      if (numbersChange) {
+      const custom = section.definition_id === USER_FILTERED_DEFINITION_ID;
+      if (definitionId !== undefined && definitionId !== section.definition_id) throw ApiError.of(422, NOT_CUSTOM, '/definition_id');
+      if (sentConfig !== undefined && !custom) throw ApiError.of(422, NOT_CUSTOM, '/config');
+      if (custom && sentConfig !== undefined) {
+        change.config = await checkedConfig(accountId, sentConfig);
+        change.segment_ids = customSegmentIds(change.config);
+      }
+      const numbersChange =
+        change.config !== undefined || change.data_type !== undefined || change.use_hierarchy !== undefined || change.resolution !== undefined || change.data_categories !== undefined || change.segment_ids !== undefined;
+      if (numbersChange && custom) {
+        // A custom section: line or bar charts at any resolution, its values as they are, its groups as its segments.
+        const groups = change.config ? customSegmentIds(change.config) : (() => {
+          const stored = readableConfig(section.config);
+          return stored ? customSegmentIds(stored) : [];
+        })();
+        if (change.data_type !== undefined && !CUSTOM_DATA_TYPES.includes(change.data_type)) problems.push({ detail: UNSUPPORTED_DATA_TYPE, source: { pointer: '/data_type' } });
+        if (change.resolution !== undefined && !CUSTOM_RESOLUTIONS.includes(change.resolution)) problems.push({ detail: UNSUPPORTED_RESOLUTION, source: { pointer: '/resolution' } });
+        change.data_categories?.forEach((category, k) => {
+          if (category !== 'values') problems.push({ detail: UNSUPPORTED_DATA_CATEGORY, source: { pointer: `/data_categories/${k}` } });
+        });
+        if (sentConfig === undefined) change.segment_ids?.forEach((id, k) => {
+          if (id !== TOTAL_SEGMENTER_ID && !groups.includes(id)) problems.push({ detail: UNKNOWN_SEGMENT, source: { pointer: `/segment_ids/${k}` } });
+        });
+      } else if (numbersChange) {
         const definition = await definitionOf(accountId, section.definition_id);
         if (!definition) throw ApiError.of(422, UNKNOWN_DEFINITION, '/definition_id');
         if (change.data_type !== undefined && !definition.supported_data_types.includes(change.data_type)) problems.push({ detail: UNSUPPORTED_DATA_TYPE, source: { pointer: '/data_type' } });

@@ -1596,6 +1596,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user_filtered_config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a custom section’s series can show (values), and group or filter by in the caller’s account (filters) */
+        get: operations["getUserFilteredConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user_filtered_config/possible_values": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The values a field of GET /user_filtered_config takes in the caller’s account (at most 1,000, sorted) */
+        get: operations["getUserFilteredPossibleValues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/business_report/{reportId}/sections/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Computes a custom section’s config in the report (its range, settings and view filter) without saving it: the editor’s live preview */
+        post: operations["previewCustomSection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/business_report/sections/{id}/details": {
         parameters: {
             query?: never;
@@ -4752,8 +4803,11 @@ export interface operations {
                         };
                         sections: {
                             id: string;
+                            /** @description A catalogue definition's id, or 'user_filtered' for a custom section */
                             definition_id: string;
                             title: string;
+                            /** @description Custom sections: the stored {groups, series} (docs/custom-sections.md); null when missing */
+                            config?: unknown;
                             summary: string;
                             /** @description line_chart, bar_chart, stacked_bar_chart or cohort */
                             data_type: string;
@@ -4816,6 +4870,12 @@ export interface operations {
                                         /** @description Cohort cells: 'initial' (the cohort’s new MRR, or its size for customer cohorts), then k = 0, 1, 2 … for k periods after the cohort period (0: at its end) */
                                         column?: "initial" | number;
                                     }[];
+                                    /** @description Custom sections: this series’ unit (minor_units, count or units); series of one custom section may differ */
+                                    unit?: string;
+                                    /** @description Custom sections: a series the chart does not draw */
+                                    hidden?: boolean;
+                                    /** @description Custom sections: a horizontal line at this value, in the series’ unit */
+                                    y_reference_line?: number | null;
                                 }[];
                             }[];
                             /** @description null for cohort tables and before the first computation */
@@ -4954,8 +5014,11 @@ export interface operations {
                         /** @description The report’s sections in its order, each computed with the filter */
                         sections: {
                             id: string;
+                            /** @description A catalogue definition's id, or 'user_filtered' for a custom section */
                             definition_id: string;
                             title: string;
+                            /** @description Custom sections: the stored {groups, series} (docs/custom-sections.md); null when missing */
+                            config?: unknown;
                             summary: string;
                             /** @description line_chart, bar_chart, stacked_bar_chart or cohort */
                             data_type: string;
@@ -5018,6 +5081,12 @@ export interface operations {
                                         /** @description Cohort cells: 'initial' (the cohort’s new MRR, or its size for customer cohorts), then k = 0, 1, 2 … for k periods after the cohort period (0: at its end) */
                                         column?: "initial" | number;
                                     }[];
+                                    /** @description Custom sections: this series’ unit (minor_units, count or units); series of one custom section may differ */
+                                    unit?: string;
+                                    /** @description Custom sections: a series the chart does not draw */
+                                    hidden?: boolean;
+                                    /** @description Custom sections: a horizontal line at this value, in the series’ unit */
+                                    y_reference_line?: number | null;
                                 }[];
                             }[];
                             /** @description null for cohort tables and before the first computation */
@@ -5244,8 +5313,11 @@ export interface operations {
                         };
                         sections: {
                             id: string;
+                            /** @description A catalogue definition's id, or 'user_filtered' for a custom section */
                             definition_id: string;
                             title: string;
+                            /** @description Custom sections: the stored {groups, series} (docs/custom-sections.md); null when missing */
+                            config?: unknown;
                             summary: string;
                             /** @description line_chart, bar_chart, stacked_bar_chart or cohort */
                             data_type: string;
@@ -5308,6 +5380,12 @@ export interface operations {
                                         /** @description Cohort cells: 'initial' (the cohort’s new MRR, or its size for customer cohorts), then k = 0, 1, 2 … for k periods after the cohort period (0: at its end) */
                                         column?: "initial" | number;
                                     }[];
+                                    /** @description Custom sections: this series’ unit (minor_units, count or units); series of one custom section may differ */
+                                    unit?: string;
+                                    /** @description Custom sections: a series the chart does not draw */
+                                    hidden?: boolean;
+                                    /** @description Custom sections: a horizontal line at this value, in the series’ unit */
+                                    y_reference_line?: number | null;
                                 }[];
                             }[];
                             /** @description null for cohort tables and before the first computation */
@@ -7682,8 +7760,11 @@ export interface operations {
                         };
                         sections: {
                             id: string;
+                            /** @description A catalogue definition's id, or 'user_filtered' for a custom section */
                             definition_id: string;
                             title: string;
+                            /** @description Custom sections: the stored {groups, series} (docs/custom-sections.md); null when missing */
+                            config?: unknown;
                             summary: string;
                             /** @description line_chart, bar_chart, stacked_bar_chart or cohort */
                             data_type: string;
@@ -7746,6 +7827,12 @@ export interface operations {
                                         /** @description Cohort cells: 'initial' (the cohort’s new MRR, or its size for customer cohorts), then k = 0, 1, 2 … for k periods after the cohort period (0: at its end) */
                                         column?: "initial" | number;
                                     }[];
+                                    /** @description Custom sections: this series’ unit (minor_units, count or units); series of one custom section may differ */
+                                    unit?: string;
+                                    /** @description Custom sections: a series the chart does not draw */
+                                    hidden?: boolean;
+                                    /** @description Custom sections: a horizontal line at this value, in the series’ unit */
+                                    y_reference_line?: number | null;
                                 }[];
                             }[];
                             /** @description null for cohort tables and before the first computation */
@@ -13717,9 +13804,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description A catalogue definition, or 'user_filtered' for a custom section (with `config`) */
                     definition_id: string;
                     /** @description Segmenter ids of the definition (`segmenters` of GET /business_report/section_definitions); the total is always shown */
                     segment_ids?: string[];
+                    /** @description A custom section’s {groups, series} (docs/custom-sections.md); its groups become its segments */
+                    config?: unknown;
+                    /** @description A custom section’s title (default: Custom section) */
+                    title?: string;
                 };
             };
         };
@@ -13857,7 +13949,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description One of: summary; title; position; data_type with use_hierarchy and resolution; data_categories; segment_ids */
+        /** @description One of: summary; title; position; data_type with use_hierarchy and resolution; data_categories; segment_ids; for a custom section definition_id user_filtered with config */
         requestBody: {
             content: {
                 "application/json": {
@@ -13873,6 +13965,10 @@ export interface operations {
                     data_categories?: ("values" | "counts" | "units" | "month_over_month_growth" | "month_over_month_retention" | "moving_average3")[];
                     /** @description Segmenter ids of the definition (`segmenters` of GET /business_report/section_definitions); the total is always shown */
                     segment_ids?: string[];
+                    /** @description 'user_filtered' with `config`: a custom section's new calculation */
+                    definition_id?: string;
+                    /** @description A custom section’s {groups, series} (docs/custom-sections.md); its groups become its segments */
+                    config?: unknown;
                 };
             };
         };
@@ -14291,6 +14387,350 @@ export interface operations {
             };
             /** @description Not found (or not in your account) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getUserFilteredConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        values: {
+                            /** @description payments, customers or costs */
+                            object: string;
+                            attribute: string;
+                            label: string;
+                            /** @description money (minor units of the report currency), count or units */
+                            unit: string;
+                            arguments: {
+                                name: string;
+                                label: string;
+                                /** @enum {string} */
+                                type: "number";
+                                min: number;
+                                max: number;
+                                default: number;
+                                description: string;
+                            }[];
+                        }[];
+                        filters: {
+                            /** @description customer, payment or cost */
+                            object: string;
+                            /** @description customer: segment, segmentation, deal_owner; payment: product, item_type, currency, attribute, segmentation; cost: attribute, segmentation */
+                            field: string;
+                            /** @description The attribute (customer segment), payment or cost attribute, or segmentation; null for the others */
+                            field_id: string | null;
+                            name: string;
+                            /** @description eq, in, and for customer attributes in_reporting_month */
+                            operators: string[];
+                            /** @description It can split a series */
+                            groupable: boolean;
+                            /** @description It can filter a series */
+                            filterable: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getUserFilteredPossibleValues: {
+        parameters: {
+            query: {
+                object: "customer" | "payment" | "cost";
+                field: string;
+                field_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            value: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    previewCustomSection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description {groups, series} (docs/custom-sections.md) */
+                    config: unknown;
+                    resolution?: "week" | "month" | "quarter" | "year";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        unit: string;
+                        currency: string;
+                        periods: {
+                            /** @description Week '2025-W01' (ISO 8601, Monday to Sunday), month '2025-01', quarter '2025-Q1', year '2025' */
+                            label: string;
+                            /** @description YYYY-MM-DD */
+                            first_day: string;
+                            /** @description YYYY-MM-DD */
+                            last_day: string;
+                            /** @description YYYY-MM-DD: the day stocks (MRR, customers) are measured: the last day, or today for the current period */
+                            measure_day: string;
+                            /** @description The period holds today */
+                            current: boolean;
+                            /** @description The period is over (its last day is before today) */
+                            complete: boolean;
+                        }[];
+                        segments: {
+                            id: string;
+                            name: string;
+                            is_total: boolean;
+                            grouped_segment_names: string[];
+                            series: {
+                                /** @description As the legend shows it: the definition’s name, a component’s name, or “segment value · component” */
+                                name: string;
+                                /** @description The segment value of this series (not on the total segment); “Other” last, so the values add up to the total */
+                                segment_value?: string;
+                                /** @description The part of a multi-series definition: in mrr_movements new_business, expansion, reactivation, contraction, churn, fx_adjustment (only when the account matches movements by currency; not in the counts category) and net; in a cohort table the cohort’s period label (one series per cohort, one point per column); in deals the stage */
+                                component?: string;
+                                /** @description One per period of the range, oldest first (a cohort row: its initial cell, then columns 0, 1, …) */
+                                data_points: {
+                                    /** @description YYYY-MM-DD: the first day of the period (a cohort cell: of the period cohort + `column`; the initial cell: of the cohort period) */
+                                    time: string;
+                                    /** @description In the section’s `unit`: money as whole minor units of the section’s `currency` (cents: 123456 USD is $1,234.56), rates and shares as fractions (0.05 = 5 %), counts, ratios. In mrr_movements contraction and churn are negative and the other components positive, so they add up to `net`; churned customers and churned MRR elsewhere are positive. A cohort cell is a fraction of its cohort’s initial value (1 = 100 %); the initial cell is the initial value itself. null where the number is undefined (a rate over 0, growth after 0, a moving average without three points). */
+                                    value: number | null;
+                                    /** @description Customers (or costs, deals) behind the value, where the definition counts them; positive for every movement */
+                                    count?: number;
+                                    /** @description Item quantities behind the value (the units data category, revenue sections) */
+                                    quantity?: number;
+                                    /** @description Cohort cells: the cohort’s MRR at that column, in minor units (the initial cell: its new MRR) */
+                                    amount?: number;
+                                    /** @description Cohort cells: 'initial' (the cohort’s new MRR, or its size for customer cohorts), then k = 0, 1, 2 … for k periods after the cohort period (0: at its end) */
+                                    column?: "initial" | number;
+                                }[];
+                                /** @description Custom sections: this series’ unit (minor_units, count or units); series of one custom section may differ */
+                                unit?: string;
+                                /** @description Custom sections: a series the chart does not draw */
+                                hidden?: boolean;
+                                /** @description Custom sections: a horizontal line at this value, in the series’ unit */
+                                y_reference_line?: number | null;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (wrong types, missing fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, invalid, expired or revoked token (detail: You need to sign in or sign up before continuing.) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Signed in without the rights for this call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not found (or not in your account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errors: {
+                            source?: {
+                                /** @description JSON pointer into the request body */
+                                pointer: string;
+                            };
+                            detail: string;
+                            title: string;
+                            code?: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid values: one entry per problem, with a pointer */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,21 +1,9 @@
-import { IconChartHistogram } from '@tabler/icons-react';
 import { useParams } from 'wouter';
-import { ComingSoon } from '../components/ComingSoon';
+import { SectionEditorView } from '../reports/sectionEditor/SectionEditorView';
 
-/** /reports/:secret/new-section adds a chart section; with /:sectionId it edits one's calculation. */
+/** /reports/:secret/new-section adds a custom chart section; with /:sectionId it edits one's calculation. */
 export function SectionEditorPage() {
-  const { sectionId } = useParams();
-  return sectionId ? (
-    <ComingSoon
-      title="Edit section calculation"
-      icon={IconChartHistogram}
-      description="Change the series, groups and filters that this chart section calculates."
-    />
-  ) : (
-    <ComingSoon
-      title="Add a chart section"
-      icon={IconChartHistogram}
-      description="Define a custom chart section from series, groups and filters over your customers and payments."
-    />
-  );
+  const { secret, sectionId } = useParams<{ secret: string; sectionId?: string }>();
+  // A new section and each edited one get an editor of their own.
+  return <SectionEditorView key={sectionId ?? 'new'} secret={secret} sectionId={sectionId ?? null} />;
 }

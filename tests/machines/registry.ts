@@ -10,6 +10,7 @@ import { presentationModelEntry } from './presentation/presentationModel';
 import { recalculationModelEntry } from './recalculation/recalculationModel';
 import { reportFilterModelEntry } from './reportFilter/reportFilterModel';
 import { reportPageModelEntry } from './reportPage/reportPageModel';
+import { sectionEditorModelEntry } from './sectionEditor/sectionEditorModel';
 import { sectionExportModelEntry } from './sectionExport/sectionExportModel';
 import type { MachineModelEntry } from './support/modelPaths';
 
@@ -30,4 +31,5 @@ export const machineModels: MachineModelEntry[] = [
   presentationModelEntry,
   columnRecalculationModelEntry,
   integrationSyncModelEntry,
+  sectionEditorModelEntry,
 ];

@@ -6,7 +6,8 @@ import { resolveMetricsSettings } from '../settings';
 import type { AccountSnapshot } from '../snapshot/columns';
 import { categoryKind, type DefinitionId } from './catalogue';
 import { primaryOf, ratio, seriesOf, categoryValue, type Columns, type Measure, type Primary } from './columns';
-import { flowSums, visitCosts, visitDeals, type FlowSums } from './costsAndDeals';
+import { expandCustomRequests } from './custom';
+import { costCriteria, flowSums, visitCosts, visitDeals, type FlowSums } from './costsAndDeals';
 import { emptyNeeds, runMrr, type MrrRun, type MrrRunNeeds, type MrrRunParams } from './mrrRun';
 import { LTV_CHURN_PERIODS, offsetOf, periodResults, periodsPerYear, planSection, sectionTimeline, type PlannedSection } from './plan';
 import { revenueSums, type RevenueKind, type RevenueSums } from './revenue';
@@ -22,10 +23,12 @@ import type { KeyNumberResult, SectionRequest, SectionResult, SegmentResult, Ser
  * and deal sums are computed once per kind, segmenter and timeline.
  */
 export function computeSections(snapshot: AccountSnapshot, requests: readonly SectionRequest[]): SectionResult[] {
+  // A custom section is computed as its series' catalogue requests, with the rest (custom.ts).
+  const { flat, assemble } = expandCustomRequests(requests);
   const report = new ReportComputation(snapshot);
-  const planned = requests.map((request, k) => planSection(snapshot, request, `/${k}`));
+  const planned = flat.map((request, k) => planSection(snapshot, request, `/${k}`));
   for (const plan of planned) report.declare(plan);
-  return planned.map((plan) => report.render(plan));
+  return assemble(snapshot, planned.map((plan) => report.render(plan))) as SectionResult[];
 }
 
 /** One section (a report of one). */
@@ -344,7 +347,7 @@ export class ReportComputation {
 
   /** Costs on a timeline (a section's own, or the MRR pass's for CAC). */
   costs(plan: PlannedSection, timeline: Timeline, segmenter: CostSegmenter | null, timelineKey: string): FlowSums {
-    const key = JSON.stringify(['costs', timelineKey, settingsKey(plan), segmenter]);
+    const key = JSON.stringify(['costs', timelineKey, settingsKey(plan), segmenter, costCriteria(plan.filter)]);
     const context = this.revenueContext(plan, timeline);
     return this.cached(key, () => flowSums(timeline.length, (visit) => visitCosts(this.snapshot, context, segmenter, visit)));
   }

@@ -1,4 +1,5 @@
 import type { Converter } from '../currency';
+import type { FilterCriterion, ReportFilter } from '../filters';
 import { roundHalfEven } from '../money';
 import type { Timeline } from '../periods';
 import { groupOf, groupValues } from '../segments';
@@ -9,13 +10,36 @@ import type { CostSegmenter } from './segmenters';
 /**
  * Costs and CRM deals: flows by their day, each converted on its own at the rate of its day
  * (rounded half to even). Costs are not customers' data, so a report filter does not restrict
- * them; a cost segmenter splits them by a cost attribute ('Other' for costs without a value).
+ * them (a custom series' cost criteria do); a cost segmenter splits them by a cost attribute ('Other' for costs without a value).
  * A deal counts in the period it entered its current stage, under that stage.
  */
 
 export interface FlowContext {
   timeline: Timeline;
   converter: Converter;
+  /** Its cost criteria (`cost_attribute`, top level, all of them) restrict costs; the rest is for customers and payments. */
+  filter?: ReportFilter | null;
+}
+
+/** The cost criteria of a filter: what visitCosts tests (a custom section's series filter). */
+export function costCriteria(filter: ReportFilter | null | undefined): Extract<FilterCriterion, { kind: 'cost_attribute' }>[] {
+  return (filter?.criteria ?? []).filter((c): c is Extract<FilterCriterion, { kind: 'cost_attribute' }> => c.kind === 'cost_attribute');
+}
+
+/** A test of cost c for every cost criterion of the filter; null when there are none. */
+function costTest(snapshot: AccountSnapshot, filter: ReportFilter | null | undefined): ((cost: number) => boolean) | null {
+  const criteria = costCriteria(filter);
+  if (criteria.length === 0) return null;
+  const tests = criteria.map((criterion) => {
+    const attribute = snapshot.costs.attributes.find((a) => a.id === criterion.attributeId);
+    const wanted = new Set(criterion.values);
+    const values = new Set<number>();
+    attribute?.values.forEach((value, index) => {
+      if (wanted.has(value)) values.add(index);
+    });
+    return (cost: number) => (attribute ? values.has(attribute.valueOf[cost] as number) : false) !== (criterion.negated === true);
+  });
+  return (cost) => tests.every((test) => test(cost));
 }
 
 export type FlowVisitor = (item: number, group: number, position: number, amount: number) => void;
@@ -35,7 +59,9 @@ export function visitCosts(snapshot: AccountSnapshot, context: FlowContext, segm
     groupOfCost = (cost) => groupOf(groups, attribute ? (attribute.valueOf[cost] as number) : -1);
   }
   const { converter, timeline } = context;
+  const kept = costTest(snapshot, context.filter);
   for (let c = 0; c < costs.count; c++) {
+    if (kept && !kept(c)) continue;
     const day = costs.day[c] as number;
     const t = onTimeline(timeline, day);
     if (t < 0) continue;

@@ -1,3 +1,4 @@
+import type { CustomSectionConfig } from '../../../models/customSections';
 import type { DataCategory, SectionDataType } from '../../db/schema';
 import type { ReportFilter } from '../filters';
 import type { Resolution } from '../periods';
@@ -72,6 +73,8 @@ export interface SectionRequest {
   filter?: ReportFilter | null;
   /** 'YYYY-MM-DD': the day the current period is measured on. Never read from the clock here. */
   today: string;
+  /** A custom section (`definition_id` 'user_filtered'): its series, groups and filters (custom.ts). */
+  custom?: CustomSectionConfig | null;
 }
 
 export interface DataPoint {
@@ -91,6 +94,12 @@ export interface DataPoint {
 
 export interface SeriesResult {
   name: string;
+  /** A custom section's series: what its points measure (series of one section may differ). */
+  unit?: ValueUnit;
+  /** A custom section's series the chart does not draw (its details still answer). */
+  hidden?: boolean;
+  /** A custom section's series: a horizontal line at this value, in the points' units. */
+  y_reference_line?: number | null;
   /** The segment value (a segmenter's segment, 'Other' included) this series shows. */
   segment_value?: string;
   /** Part of a multi-series definition: a movement class, a deal stage, a cohort period. */

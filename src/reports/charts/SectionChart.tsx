@@ -23,6 +23,8 @@ export interface SectionChartProps {
   onPointClick?: (point: SectionPointInfo) => void;
   /** Called once what the section shows is on screen: the chart drawn, or the table or empty state rendered. */
   onDrawn?: () => void;
+  /** At most this many x-axis labels, for a chart narrower than the report's (the section editor's preview). */
+  maxXLabels?: number;
 }
 
 /**
@@ -32,7 +34,7 @@ export interface SectionChartProps {
  * answered it. Wrap it in `SectionErrorBoundary`. Memoised: ApexCharts redraws the whole chart
  * for new props, so a parent's re-render with the same section must not reach it.
  */
-export const SectionChart = memo(function SectionChart({ section, displayQuarters = false, segmentId, width, onPointClick, onDrawn }: SectionChartProps) {
+export const SectionChart = memo(function SectionChart({ section, displayQuarters = false, segmentId, width, onPointClick, onDrawn, maxXLabels }: SectionChartProps) {
   const colors = useChartColors();
   const [legend, setLegend] = useState<{ segmentId: string | null; selection: LegendSelection }>({ segmentId: null, selection: [] });
 
@@ -71,6 +73,7 @@ export const SectionChart = memo(function SectionChart({ section, displayQuarter
     width,
     onPointClick,
     onDrawn,
+    ...(maxXLabels === undefined ? {} : { maxXLabels }),
   });
 
   return (

@@ -51,12 +51,14 @@ interface BuildInput {
   onPointClick?: (point: SectionPointInfo) => void;
   /** Called once ApexCharts has drawn the chart (its `mounted` event). */
   onDrawn?: () => void;
+  /** At most this many x-axis labels (a narrow chart's); default X_LABELS_MAX. */
+  maxXLabels?: number;
 }
 
 /** The series that sum the others (an MRR movement's net): drawn as a line over stacked bars, never stacked with them. */
 export const isTotalOfOthers = (series: ChartSeriesModel) => series.source.component === 'net';
 
-export function buildChartProps({ sectionId, model, shown, format, referenceValue, colors, width, onPointClick, onDrawn }: BuildInput): ApexChartProps {
+export function buildChartProps({ sectionId, model, shown, format, referenceValue, colors, width, onPointClick, onDrawn, maxXLabels = X_LABELS_MAX }: BuildInput): ApexChartProps {
   const height = chartHeight(width);
   const mixed = model.kind === 'stacked_bar_chart' && shown.some(isTotalOfOthers);
   const lineOf = (series: ChartSeriesModel) => model.kind === 'line_chart' || (mixed && isTotalOfOthers(series));
@@ -120,7 +122,7 @@ export function buildChartProps({ sectionId, model, shown, format, referenceValu
       tickPlacement: 'on',
       // Level labels, thinned to what fits (12 across for 72 months) instead of slanted ones
       // that leave a band of blank card under every chart.
-      tickAmount: Math.min(model.categories.length - 1, X_LABELS_MAX),
+      tickAmount: Math.min(model.categories.length - 1, Math.max(1, maxXLabels)),
       labels: { rotate: 0, hideOverlappingLabels: true, trim: false },
       axisBorder: { color: colors.grid },
       axisTicks: { color: colors.grid },

@@ -657,6 +657,9 @@ export function fieldValues(account: SeededAccount, signedIn: boolean): ValueTab
     id: account.reportId,
     import_id: account.segmentImportId,
     customer_segment_id: account.segmentId,
+    // GET /user_filtered_config/possible_values: a customer attribute (segment) of the account.
+    field: 'segment',
+    field_id: account.segmentId,
     segment_id: account.segmenterId,
     segment_ids: [account.segmenterId],
     // GET /business_reports/by_secret_filtered: a segment item of the account, or one of its products.

@@ -6,7 +6,7 @@ import type { Resolution } from '../../../server/metrics/periods';
 import type { Segmenter } from '../../../server/metrics/segments';
 import type { ReportSettingsInput } from '../../../server/metrics/settings';
 import { buildSnapshot } from '../../../server/metrics/snapshot/builder';
-import { type AccountRow, type CustomerRow, type CustomerSegmentRow, type CustomerSegmentValueRow, type DealRow, type ExchangeRateRow, type PaymentVersionRow } from '../../../server/metrics/snapshot/rows';
+import { type AccountRow, type CostRow, type CustomerRow, type CustomerSegmentRow, type CustomerSegmentValueRow, type DealRow, type ExchangeRateRow, type PaymentVersionRow } from '../../../server/metrics/snapshot/rows';
 import { type AccountSnapshot } from '../../../server/metrics/snapshot/columns';
 
 /** Compact fixtures for the metrics engine: a business described in a few lines. */
@@ -62,6 +62,8 @@ export interface BusinessSpec {
   accountRates?: { since: string; iso: string; rate: number }[];
   /** CRM deals (the deals section, the deal owner filter). */
   deals?: DealRow[];
+  /** Costs, each with its cost attributes by attribute id. */
+  costs?: (CostRow & { attributes?: Record<string, string> })[];
 }
 
 export function business(spec: BusinessSpec): AccountSnapshot {
@@ -84,7 +86,10 @@ export function business(spec: BusinessSpec): AccountSnapshot {
       { iso: 'GBP', minor_unit_digits: 2 },
       { iso: 'JPY', minor_unit_digits: 0 },
     ],
-    objectAttributes: attributeIds.map((id) => ({ id, name: id, object: 'subscription_history' as const })),
+    objectAttributes: [
+      ...attributeIds.map((id) => ({ id, name: id, object: 'subscription_history' as const })),
+      ...[...new Set((spec.costs ?? []).flatMap((c) => Object.keys(c.attributes ?? {})))].map((id) => ({ id, name: id, object: 'cost' as const })),
+    ],
     customers: [...customers.values()],
     customerSegments: spec.segments ?? [],
     customerSegmentValues: spec.segmentValues ?? [],
@@ -113,6 +118,8 @@ export function business(spec: BusinessSpec): AccountSnapshot {
     exchangeRates: spec.rates ?? [],
     accountExchangeRates: spec.accountRates ?? [],
     deals: spec.deals ?? [],
+    costs: (spec.costs ?? []).map(({ attributes: _attributes, ...cost }) => cost),
+    costSegmentValues: (spec.costs ?? []).flatMap((c) => Object.entries(c.attributes ?? {}).map(([attribute_id, value]) => ({ cost_id: c.id, attribute_id, value }))),
   });
 }
 

@@ -168,6 +168,20 @@ describe('SectionChart', () => {
     expect(lastChartProps().options.xaxis?.categories).toEqual(['Q1 2025', '', '', 'Q2 2025']);
   });
 
+  it('labels at most 12 periods on the x axis, or fewer when a narrow chart asks', async () => {
+    const year = months(24);
+    const section = mrrSection({ periods: year, segments: [segment('total', 'Total', [series('MRR', year, year.map((_, k) => k))])] });
+    const { rerender } = renderInTheme(<SectionChart section={section} />);
+    await screen.findByTestId('apex-chart');
+    expect(lastChartProps().options.xaxis?.tickAmount).toBe(12);
+    rerender(
+      <MantineProvider theme={theme} env="test">
+        <SectionChart section={section} maxXLabels={5} />
+      </MantineProvider>,
+    );
+    expect(lastChartProps().options.xaxis?.tickAmount).toBe(5);
+  });
+
   it('follows the dark colour scheme', async () => {
     renderInTheme(<SectionChart section={mrrSection()} />, 'dark');
     await screen.findByTestId('apex-chart');
