@@ -233,10 +233,8 @@ export const reportSectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         change.config !== undefined || change.data_type !== undefined || change.use_hierarchy !== undefined || change.resolution !== undefined || change.data_categories !== undefined || change.segment_ids !== undefined;
       if (numbersChange && custom) {
         // A custom section: line or bar charts at any resolution, its values as they are, its groups as its segments.
-        const groups = change.config ? customSegmentIds(change.config) : (() => {
-          const stored = readableConfig(section.config);
-          return stored ? customSegmentIds(stored) : [];
-        })();
+        const config = change.config ?? readableConfig(section.config);
+        const groups = config ? customSegmentIds(config) : [];
         if (change.data_type !== undefined && !CUSTOM_DATA_TYPES.includes(change.data_type)) problems.push({ detail: UNSUPPORTED_DATA_TYPE, source: { pointer: '/data_type' } });
         if (change.resolution !== undefined && !CUSTOM_RESOLUTIONS.includes(change.resolution)) problems.push({ detail: UNSUPPORTED_RESOLUTION, source: { pointer: '/resolution' } });
         change.data_categories?.forEach((category, k) => {

@@ -9,25 +9,18 @@ import type { SectionEditorServices } from '../../../machines/sectionEditor/sect
 import type { CatalogueField, LoadedReport, PreviewFailure, SaveFailure, SectionCatalogue, SectionPreview, ServerError } from '../../../machines/sectionEditor/types';
 
 /**
- * The custom section editor's calls (docs/custom-section-editor.md). The custom section paths
- * were written before the generated schema (src/api/schema.ts, from docs/openapi.json) listed
- * them, so they go through an untyped view of the API client (the same client: its base URL and
- * token), and each answer is checked here before the editor reads it.
+ * The custom section editor's calls (docs/custom-section-editor.md), typed by the generated
+ * schema (src/api/schema.ts); the config and the preview's numbers are open JSON there, so each
+ * answer is also checked here before the editor reads it.
  */
 
-type Params = { path?: Record<string, string>; query?: Record<string, string> };
-interface LooseAnswer {
+/** An API client's answer, as the save and preview calls read it. */
+interface Answer {
   data?: unknown;
   error?: unknown;
   response: Response;
 }
-type LooseCall = (path: string, init?: { params?: Params; body?: unknown; signal?: AbortSignal }) => Promise<LooseAnswer>;
-/** The API client without its schema's types, for the paths the schema does not list yet. */
-interface LooseClient {
-  GET: LooseCall;
-  POST: LooseCall;
-  PUT: LooseCall;
-}
+type Resolution = 'week' | 'month' | 'quarter' | 'year';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isText = (value: unknown): value is string => typeof value === 'string';
@@ -119,11 +112,11 @@ export function serverErrorsOf(body: unknown): ServerError[] {
 
 const refused = (response: Response) => response.status === 400 || response.status === 422;
 
-function saveFailureOf(answer: LooseAnswer): SaveFailure {
+function saveFailureOf(answer: Answer): SaveFailure {
   return refused(answer.response) ? { kind: 'invalid', errors: serverErrorsOf(answer.error) } : { kind: 'failed' };
 }
 
-function savedId(answer: LooseAnswer, fallback: string): { id: string } {
+function savedId(answer: Answer, fallback: string): { id: string } {
   return { id: isRecord(answer.data) && isText(answer.data.id) ? answer.data.id : fallback };
 }
 
@@ -150,10 +143,9 @@ export interface PossibleValuesQuery {
 
 /** The editor's calls over the API client: the machine's services, and the possible values of a field. */
 export function createCustomSectionsApi(client: ApiClient) {
-  const loose = client as unknown as LooseClient;
   const services: SectionEditorServices = {
     async fetchCatalogue(signal) {
-      const { data, response } = await loose.GET('/user_filtered_config', { signal });
+      const { data, response } = await client.GET('/user_filtered_config', { signal });
       if (!response.ok) throw new ApiCallError('Could not get the values and filters a section can use', response.status);
       return parseCatalogue(data);
     },
@@ -163,17 +155,17 @@ export function createCustomSectionsApi(client: ApiClient) {
       return loadedReport(data);
     },
     async preview(reportId, config, resolution, signal) {
-      const answer = await loose.POST('/business_report/{reportId}/sections/preview', { params: { path: { reportId } }, body: { config, resolution }, signal });
+      const answer = await client.POST('/business_report/{reportId}/sections/preview', { params: { path: { reportId } }, body: { config, resolution: resolution as Resolution }, signal });
       if (answer.response.ok) return parsePreview(answer.data);
       throw (refused(answer.response) ? { errors: serverErrorsOf(answer.error) } : { errors: [] }) satisfies PreviewFailure;
     },
     async create(reportId, config: CustomSectionConfig, title, signal) {
-      const answer = await loose.POST('/business_report/{reportId}/sections', { params: { path: { reportId } }, body: { definition_id: USER_FILTERED_DEFINITION_ID, config, title }, signal });
+      const answer = await client.POST('/business_report/{reportId}/sections', { params: { path: { reportId } }, body: { definition_id: USER_FILTERED_DEFINITION_ID, config, title }, signal });
       if (!answer.response.ok) throw saveFailureOf(answer);
       return savedId(answer, '');
     },
     async update(sectionId, config, signal) {
-      const answer = await loose.PUT('/business_report/sections/{id}', { params: { path: { id: sectionId } }, body: { definition_id: USER_FILTERED_DEFINITION_ID, config }, signal });
+      const answer = await client.PUT('/business_report/sections/{id}', { params: { path: { id: sectionId } }, body: { definition_id: USER_FILTERED_DEFINITION_ID, config }, signal });
       if (!answer.response.ok) throw saveFailureOf(answer);
       return savedId(answer, sectionId);
     },
@@ -181,8 +173,8 @@ export function createCustomSectionsApi(client: ApiClient) {
 
   /** GET /user_filtered_config/possible_values (field_id left out when null): the values, in the server's order. */
   async function possibleValues({ object, field, field_id }: PossibleValuesQuery, signal?: AbortSignal): Promise<string[]> {
-    const query: Record<string, string> = { object, field, ...(field_id === null ? {} : { field_id }) };
-    const { data, response } = await loose.GET('/user_filtered_config/possible_values', { params: { query }, signal });
+    const query = { object, field, ...(field_id === null ? {} : { field_id }) };
+    const { data, response } = await client.GET('/user_filtered_config/possible_values', { params: { query }, signal });
     if (!response.ok || !isRecord(data) || !Array.isArray(data.items)) throw new ApiCallError(POSSIBLE_VALUES_FAILURE, response.status);
     return data.items.flatMap((item) => (isRecord(item) && isText(item.value) ? [item.value] : []));
   }

@@ -249,6 +249,13 @@ describe(`custom sections on ${testEngine}`, () => {
     expect(valuesOf(totalOf(after)[0])?.at(-1)).toBe(5_000);
     const invalid = await api('PUT', `/business_report/sections/${custom.id}`, owner, { definition_id: 'user_filtered', config: { groups: [], series: [series(' ')] } });
     expect(errorsOf(invalid).map((e) => [e.source?.pointer, e.detail])).toEqual([['/config/series/0/name', SERIES_NAME_REQUIRED]]);
+    // Its chart, resolution and data category change like any section's, within what it can show.
+    expect((await api('PUT', `/business_report/sections/${custom.id}`, owner, { data_type: 'bar_chart', use_hierarchy: false, resolution: 'quarter' })).statusCode).toBe(200);
+    expect((await readReport()).find((s) => s.id === custom.id)?.segments[0]?.series[0]?.data_points).toHaveLength(4);
+    const cohort = await api('PUT', `/business_report/sections/${custom.id}`, owner, { data_type: 'cohort', use_hierarchy: false, resolution: 'month' });
+    expect(errorsOf(cohort).map((e) => e.source?.pointer)).toEqual(['/data_type']);
+    const counts = await api('PUT', `/business_report/sections/${custom.id}`, owner, { data_categories: ['counts'] });
+    expect(errorsOf(counts).map((e) => e.source?.pointer)).toEqual(['/data_categories/0']);
     const catalogue = sections.find((s) => s.definition_id === 'mrr') as Section;
     const refused = await api('PUT', `/business_report/sections/${catalogue.id}`, owner, { definition_id: 'user_filtered', config: { groups: [], series: [series('x')] } });
     expect(refused.statusCode).toBe(422);
