@@ -1,4 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { CUSTOM_SECTION_TITLE, USER_FILTERED_DEFINITION_ID } from '../../models/customSections';
 import { BEARER, errorResponses } from '../auth/schemas';
 import { ApiError } from '../http/errors';
 import { findDefinition } from '../metrics/definitions/catalogue';
@@ -45,7 +46,7 @@ export const keyNumberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       items: rows.map((row) => ({
         section_id: row.section_id,
         definition_id: row.definition_id,
-        title: row.title || findDefinition(row.definition_id)?.name || row.definition_id,
+        title: row.title || findDefinition(row.definition_id)?.name || (row.definition_id === USER_FILTERED_DEFINITION_ID ? CUSTOM_SECTION_TITLE : row.definition_id),
         value: typeof row.key_number?.value === 'number' ? row.key_number.value : null,
         kind: kindOf(row.key_number?.kind),
         unit: row.unit,

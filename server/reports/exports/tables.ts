@@ -1,4 +1,5 @@
 import type { DataPoint, SectionResult, SegmentResult, SeriesResult, ValueUnit } from '../../metrics/definitions/types';
+import { CUSTOM_SERIES_COMPONENT_PREFIX } from '../../metrics/definitions/custom';
 import { currencyDigits } from '../../../models/money';
 import { TOTAL_SEGMENTER_ID } from '../../metrics/definitions/segmenters';
 
@@ -62,7 +63,9 @@ export function seriesOf(segment: SegmentResult, segmentValue: string | undefine
 }
 
 function seriesTitle(series: SeriesResult): string {
-  return series.component !== undefined && series.component !== series.name ? `${series.name} – ${series.component}` : series.name;
+  // A custom section's series is named by its own name (its component only numbers it).
+  const numbered = series.component?.startsWith(CUSTOM_SERIES_COMPONENT_PREFIX) === true;
+  return series.component !== undefined && series.component !== series.name && !numbered ? `${series.name} – ${series.component}` : series.name;
 }
 
 function pointNumber(point: DataPoint | undefined, variant: DataVariant | undefined, unit: ValueUnit, currency: string): number | null {
@@ -87,14 +90,16 @@ export function sectionDataTable(result: SectionResult, options: { segmentId?: s
   const segment = segmentOf(result, options.segmentId);
   const series = seriesOf(segment, options.segmentValue);
   if (isCohortResult(result)) return cohortTable(result, series, options.variant);
-  const suffix =
-    options.variant === 'customer_count' ? ' (customers)' : options.variant === 'units_sold' ? ' (units)' : unitSuffix(result.unit, result.currency);
-  const header = ['Period', 'Start date', ...series.map((s) => `${seriesTitle(s)}${suffix}`)];
-  const byTime = series.map((s) => new Map(s.data_points.map((point) => [point.time, point])));
+  // A custom section's series each have their unit (money next to counts).
+  const unitOf = (s: SeriesResult) => s.unit ?? result.unit;
+  const suffix = (s: SeriesResult) =>
+    options.variant === 'customer_count' ? ' (customers)' : options.variant === 'units_sold' ? ' (units)' : unitSuffix(unitOf(s), result.currency);
+  const header = ['Period', 'Start date', ...series.map((s) => `${seriesTitle(s)}${suffix(s)}`)];
+  const byTime = series.map((s) => ({ unit: unitOf(s), points: new Map(s.data_points.map((point) => [point.time, point])) }));
   const rows = result.periods.map((period) => [
     period.label,
     period.first_day,
-    ...byTime.map((points) => pointNumber(points.get(period.first_day), options.variant, result.unit, result.currency)),
+    ...byTime.map(({ unit, points }) => pointNumber(points.get(period.first_day), options.variant, unit, result.currency)),
   ]);
   return { header, rows };
 }

@@ -236,6 +236,12 @@ describe(`custom sections on ${testEngine}`, () => {
       ['Acme', 10_000],
       ['Gamma', 3_000],
     ]);
+    // The data export: a column per series named by it, each in its own unit (money in dollars, customers counted).
+    const exported = await api('GET', `/business_report/sections/${section?.id}/export_data`, owner);
+    expect(exported.statusCode, exported.body).toBe(200);
+    const rows = exported.body.trim().split(/\r?\n/).map((line) => line.split(','));
+    expect(rows[0]).toEqual(['Period', 'Start date', 'MRR (USD)', 'Pro MRR a month before (USD)', 'Customers']);
+    expect(rows.at(-1)).toEqual(['2026-03', '2026-03-01', '180', '130', '3']);
   });
 
   it('changes a custom section’s calculation, and refuses a config on a catalogue section', async () => {
