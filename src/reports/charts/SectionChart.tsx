@@ -9,7 +9,7 @@ import { isSeriesShown } from './legendSelection';
 import type { LegendSelection } from './legendSelection';
 import { LazyApexChart } from './LazyApexChart';
 import { SectionEmptyState } from './SectionEmptyState';
-import { chartModelOf, sectionEmptyState, segmentToShow, valueFormatOf } from './sectionModel';
+import { chartModelOf, referenceValueOf, sectionEmptyState, segmentToShow, valueFormatOf } from './sectionModel';
 import type { ReportSection, SectionPointInfo } from './sectionModel';
 
 export interface SectionChartProps {
@@ -68,7 +68,7 @@ export const SectionChart = memo(function SectionChart({ section, displayQuarter
     model,
     shown,
     format: valueFormatOf(section),
-    referenceValue: section.reference_value,
+    referenceValue: referenceValueOf(section, model),
     colors,
     width,
     onPointClick,

@@ -114,6 +114,17 @@ export interface ChartModel {
   series: ChartSeriesModel[];
 }
 
+/**
+ * The horizontal reference line of a chart: the section's reference value, else (a custom
+ * section) the first drawn series' own line (`y_reference_line`), as the section editor's
+ * preview draws it; null for none.
+ */
+export function referenceValueOf(section: ReportSection, model: ChartModel): number | null {
+  if (typeof section.reference_value === 'number') return section.reference_value;
+  const line = model.series.find((series) => typeof series.source.y_reference_line === 'number')?.source.y_reference_line;
+  return typeof line === 'number' ? line : null;
+}
+
 export function chartKindOf(dataType: string): ChartKind {
   return dataType === 'bar_chart' || dataType === 'stacked_bar_chart' ? dataType : 'line_chart';
 }
@@ -128,18 +139,25 @@ export function categoryLabels(section: ReportSection, displayQuarters: boolean)
   return section.periods.map((period) => quarterLabel(period.first_day) ?? (section.resolution === 'quarter' ? period.label : ''));
 }
 
+/**
+ * The chart of one segment of a section. A custom section's hidden series (`hidden`: computed,
+ * its details answer, but not drawn) are left out.
+ */
 export function chartModelOf(section: ReportSection, segment: SectionSegment, displayQuarters: boolean): ChartModel {
   const periodDays = section.periods.map((period) => period.first_day);
-  const series = segment.series.map((source, index): ChartSeriesModel => {
+  const series = segment.series.flatMap((source, index): ChartSeriesModel[] => {
+    if (source.hidden === true) return [];
     const byDay = new Map(source.data_points.map((point) => [point.time, point.value]));
     const name = seriesDisplayName(source, segment);
-    return {
-      key: seriesKey(source, index),
-      name,
-      data: periodDays.map((day) => byDay.get(day) ?? null),
-      source,
-      groupedNames: name === UNGROUPED_SEGMENT_LABEL ? segment.grouped_segment_names : [],
-    };
+    return [
+      {
+        key: seriesKey(source, index),
+        name,
+        data: periodDays.map((day) => byDay.get(day) ?? null),
+        source,
+        groupedNames: name === UNGROUPED_SEGMENT_LABEL ? segment.grouped_segment_names : [],
+      },
+    ];
   });
   return {
     kind: chartKindOf(section.data_type),

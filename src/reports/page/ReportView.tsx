@@ -38,6 +38,7 @@ import { saveDemoEdit } from './demoEdits';
 import { SectionCard } from './SectionCard';
 import { ReportDetails } from '../details/ReportDetails';
 import { AddChartDialog } from './sections/AddChartDialog';
+import { isCustomSection, sectionEditorPath } from '../sectionEditor/sectionEditorPath';
 import { useSectionEditing } from './sections/useSectionEditing';
 import { currenciesKey, dataExistenceKey, type ReportSection, type ReportServices, type ReportSettings, type ReportUpdate, type ReportView as Report, type SharedFilter } from './reportApi';
 import { SettingsPopover, SETTING_UPDATE_FAILURE } from './SettingsPopover';
@@ -439,6 +440,7 @@ export function ReportBody({ report: loaded, setReport, services, reload: readAg
                     first={index === 0}
                     last={index === sections.length - 1}
                     definition={sectionEditing.definitionOf(section.definition_id)}
+                    calculationHref={canEdit && isCustomSection(section) ? sectionEditorPath(report.secret, section.id) : undefined}
                     actions={sectionEditing.actions}
                   />
                 ))}
@@ -447,7 +449,15 @@ export function ReportBody({ report: loaded, setReport, services, reload: readAg
           </>
         )}
 
-        {canEdit && <AddChartDialog opened={addingChart} onClose={() => setAddingChart(false)} definitions={sectionEditing.definitions} onAdd={sectionEditing.addCharts} />}
+        {canEdit && (
+          <AddChartDialog
+            opened={addingChart}
+            onClose={() => setAddingChart(false)}
+            definitions={sectionEditing.definitions}
+            onAdd={sectionEditing.addCharts}
+            customSectionHref={sectionEditorPath(report.secret)}
+          />
+        )}
         {showsFilter && (
           <FilterPicker
             opened={picking}

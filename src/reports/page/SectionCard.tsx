@@ -115,6 +115,8 @@ interface SectionCardProps {
   first?: boolean;
   last?: boolean;
   definition?: SectionDefinition | undefined;
+  /** A custom section's editor page (its menu's 'Edit calculation'); undefined for the catalogue's charts. */
+  calculationHref?: string | undefined;
   actions?: SectionActions;
 }
 
@@ -125,7 +127,7 @@ interface SectionCardProps {
  * put). `data-chart-state` says 'pending' until the chart, table or empty state is on screen,
  * then 'drawn' (the report bench and e2e tests wait on it).
  */
-export const SectionCard = memo(function SectionCard({ section, displayQuarters, recalculating, canEdit = false, first = false, last = false, definition, actions }: SectionCardProps) {
+export const SectionCard = memo(function SectionCard({ section, displayQuarters, recalculating, canEdit = false, first = false, last = false, definition, calculationHref, actions }: SectionCardProps) {
   const [ref, near] = useNearViewport<HTMLElement>();
   const onPointClick = useSectionPointClick();
   const [drawn, setDrawn] = useState(false);
@@ -173,7 +175,7 @@ export const SectionCard = memo(function SectionCard({ section, displayQuarters,
             />
           )}
           {recalculating && <Loader size="sm" aria-label={`Recalculating ${section.title}`} />}
-          {canEdit && actions && <SectionEditor section={section} segmentId={chosen} first={first} last={last} definition={definition} actions={actions} />}
+          {canEdit && actions && <SectionEditor section={section} segmentId={chosen} first={first} last={last} definition={definition} calculationHref={calculationHref} actions={actions} />}
         </Group>
       </Group>
       {failed ? (

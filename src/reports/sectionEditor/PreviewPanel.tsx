@@ -6,6 +6,7 @@ import { CHART_HEIGHT_PX } from '../../../models/constants';
 import type { PreviewView } from '../../../machines/sectionEditor/selectors';
 import { SectionErrorBoundary } from '../../components/ErrorBoundary';
 import { SectionChart } from '../charts/SectionChart';
+import { segmentToShow } from '../charts/sectionModel';
 import { previewSection } from './previewSection';
 
 const RESOLUTION_WORDS: Record<string, string> = { week: 'By week', month: 'By month', quarter: 'By quarter', year: 'By year' };
@@ -110,8 +111,8 @@ function PreviewChart({ view, resolution, dimmed }: { view: PreviewView; resolut
   const { ref, width } = useElementSize();
   if (!section) return null;
   const segmentIds = section.segments.map((segment) => segment.id);
-  // The segment picked, while the preview still has it; else the first.
-  const segmentId = chosen !== null && segmentIds.includes(chosen) ? chosen : segmentIds[0];
+  // The segment picked, while the preview still has it; else the one the report's card starts on (the first split).
+  const segmentId = chosen !== null && segmentIds.includes(chosen) ? chosen : (segmentToShow(section).segment?.id ?? segmentIds[0]);
   return (
     <Stack gap="xs" data-testid="section-preview-chart" data-dimmed={dimmed || undefined}>
       {section.segments.length > 1 && (

@@ -23,6 +23,12 @@ interface SeriesCardProps {
 const UNIT_HINTS = { money: 'in the report’s currency', count: 'a count', units: 'units' } as const;
 
 /**
+ * The fields side by side say what they are under their input, so the inputs of a row line up
+ * whatever the length of each field's description (one field has none, another three lines).
+ */
+const DESCRIPTION_BELOW: ('label' | 'input' | 'description' | 'error')[] = ['label', 'input', 'description', 'error'];
+
+/**
  * One series of the section: its name, the value it shows (with its arguments), its own splits
  * and filters, a reference line and whether it is drawn; moved, or removed, from its header.
  */
@@ -72,6 +78,7 @@ export const SeriesCard = memo(function SeriesCard({ index, count, series, catal
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
           <TextInput
             label="Name"
+            inputWrapperOrder={DESCRIPTION_BELOW}
             withAsterisk
             value={series.name}
             maxLength={MAX_SERIES_NAME_LENGTH + 20}
@@ -81,6 +88,7 @@ export const SeriesCard = memo(function SeriesCard({ index, count, series, catal
           />
           <Select
             label="Value"
+            inputWrapperOrder={DESCRIPTION_BELOW}
             withAsterisk
             placeholder="Choose what the series shows"
             data={valueOptions(catalogue)}
@@ -97,6 +105,7 @@ export const SeriesCard = memo(function SeriesCard({ index, count, series, catal
               key={argument.name}
               label={argument.label}
               description={argument.description}
+              inputWrapperOrder={DESCRIPTION_BELOW}
               inputMode="numeric"
               value={series.arguments[argument.name] ?? ''}
               onChange={(event) => onEdit({ kind: 'seriesArgument', series: index, name: argument.name, value: event.currentTarget.value })}
@@ -106,6 +115,7 @@ export const SeriesCard = memo(function SeriesCard({ index, count, series, catal
           ))}
           <TextInput
             label="Reference line"
+            inputWrapperOrder={DESCRIPTION_BELOW}
             description={spec?.unit === 'money' ? 'Optional: a horizontal line at this amount' : 'Optional: a horizontal line at this value'}
             placeholder="None"
             inputMode="decimal"

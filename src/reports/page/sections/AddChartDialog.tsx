@@ -1,6 +1,8 @@
-import { Alert, Badge, Button, Checkbox, Group, Modal, ScrollArea, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconSearch } from '@tabler/icons-react';
+import { Alert, Badge, Button, Checkbox, Group, Modal, ScrollArea, Skeleton, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
+import { IconChartDots3, IconChevronRight, IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
+import { Link } from 'wouter';
+import classes from './AddChartDialog.module.css';
 import { DEFINITIONS_FAILURE, type SectionDefinition, type Segmenter } from './sectionsApi';
 
 /** The metric search filters only past this many characters (spec: more than 2). */
@@ -27,6 +29,8 @@ interface AddChartDialogProps {
   definitions: SectionDefinition[] | null | 'failed';
   /** Adds the chosen charts (the dialog closes when it settles). */
   onAdd(choices: ChartChoice[]): Promise<void>;
+  /** The custom section editor's page (a new section of this report); left out, the dialog offers the catalogue only. */
+  customSectionHref?: string | undefined;
 }
 
 const matches = (text: string, query: string) => text.toLocaleLowerCase().includes(query.trim().toLocaleLowerCase());
@@ -34,9 +38,10 @@ const matches = (text: string, query: string) => text.toLocaleLowerCase().includ
 /**
  * 'Add chart': the catalogue's definitions grouped (revenue and customers, costs, deals), each
  * with its segmenters to split it by. 'Start typing metric name' filters once the query is longer
- * than 2 characters; several charts can be added at once (one POST each).
+ * than 2 characters; several charts can be added at once (one POST each). Above them, 'Custom
+ * section' leads to the section editor, where a chart of the user's own series is built.
  */
-export function AddChartDialog({ opened, onClose, definitions, onAdd }: AddChartDialogProps) {
+export function AddChartDialog({ opened, onClose, definitions, onAdd, customSectionHref }: AddChartDialogProps) {
   const [query, setQuery] = useState('');
   const [chosen, setChosen] = useState<Map<string, string[]>>(new Map());
   const [adding, setAdding] = useState(false);
@@ -87,6 +92,7 @@ export function AddChartDialog({ opened, onClose, definitions, onAdd }: AddChart
   return (
     <Modal opened={opened} onClose={close} title="Add chart" size="lg">
       <Stack gap="md">
+        {customSectionHref && <CustomSectionChoice href={customSectionHref} disabled={adding} />}
         <TextInput
           aria-label="Metric name"
           placeholder="Start typing metric name"
@@ -142,6 +148,26 @@ export function AddChartDialog({ opened, onClose, definitions, onAdd }: AddChart
         </Group>
       </Stack>
     </Modal>
+  );
+}
+
+/** 'Custom section': a link to the section editor, where a chart of the user's own series, groups and filters is built. */
+function CustomSectionChoice({ href, disabled }: { href: string; disabled: boolean }) {
+  return (
+    <Link href={href} className={classes.customSection} aria-disabled={disabled || undefined} onClick={(event) => disabled && event.preventDefault()}>
+      <ThemeIcon variant="light" size={36} radius="md" aria-hidden>
+        <IconChartDots3 size={20} />
+      </ThemeIcon>
+      <div className={classes.customSectionText}>
+        <Text size="sm" fw={600}>
+          Custom section
+        </Text>
+        <Text size="xs" c="dimmed">
+          Build a chart of your own series, groups and filters
+        </Text>
+      </div>
+      <IconChevronRight size={18} aria-hidden style={{ flexShrink: 0, opacity: 0.6 }} />
+    </Link>
   );
 }
 

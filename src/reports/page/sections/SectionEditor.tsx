@@ -30,11 +30,13 @@ export interface SectionEditorProps {
   last: boolean;
   /** The section's definition; undefined while loading or when the definitions could not be fetched. */
   definition: SectionDefinition | undefined;
+  /** A custom section's editor page (the menu's 'Edit calculation'); undefined for the catalogue's charts. */
+  calculationHref?: string | undefined;
   actions: SectionActions;
 }
 
 /** The section's menu for editors, with the dialogs it opens (chart settings, segments, delete confirmation). */
-export function SectionEditor({ section, segmentId, first, last, definition, actions }: SectionEditorProps) {
+export function SectionEditor({ section, segmentId, first, last, definition, calculationHref, actions }: SectionEditorProps) {
   const [dialog, setDialog] = useState<'settings' | 'segments' | null>(null);
   const close = () => setDialog(null);
 
@@ -55,6 +57,7 @@ export function SectionEditor({ section, segmentId, first, last, definition, act
         first={first}
         last={last}
         settingsAvailable={definition !== undefined}
+        calculationHref={calculationHref}
         onMoveUp={() => void actions.move(section.id, -1).catch(() => undefined)}
         onMoveDown={() => void actions.move(section.id, 1).catch(() => undefined)}
         onOpenSettings={() => setDialog('settings')}

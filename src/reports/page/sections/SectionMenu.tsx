@@ -1,5 +1,6 @@
 import { ActionIcon, Menu } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconChartLine, IconDots, IconFilter, IconTrash } from '@tabler/icons-react';
+import { IconArrowDown, IconArrowUp, IconChartLine, IconDots, IconFilter, IconMathFunction, IconTrash } from '@tabler/icons-react';
+import { Link } from 'wouter';
 import type { ReportSection } from '../reportApi';
 import { KeyNumberMenuItem } from '../../keyNumbers/KeyNumberMenuItem';
 import { SectionExportMenuItems } from '../../exports/SectionExportMenuItems';
@@ -13,6 +14,8 @@ export interface SectionMenuProps {
   last: boolean;
   /** False when the section definitions could not be fetched (chart settings need them). */
   settingsAvailable?: boolean;
+  /** A custom section's editor page ('Edit calculation'); undefined for the catalogue's charts. */
+  calculationHref?: string | undefined;
   onMoveUp(): void;
   onMoveDown(): void;
   /** Opens the chart settings dialog (chart type, hierarchy, resolution, data category). */
@@ -31,7 +34,7 @@ export interface SectionMenuProps {
  * is reachable with the arrow keys. Keep the groups in this order: Position, Chart, then other
  * features' groups, then Danger last.
  */
-export function SectionMenu({ section, segmentId, first, last, settingsAvailable = true, onMoveUp, onMoveDown, onOpenSettings, onOpenSegments, onDelete }: SectionMenuProps) {
+export function SectionMenu({ section, segmentId, first, last, settingsAvailable = true, calculationHref, onMoveUp, onMoveDown, onOpenSettings, onOpenSegments, onDelete }: SectionMenuProps) {
   return (
     <Menu position="bottom-end" withinPortal shadow="md" width={240}>
       <Menu.Target>
@@ -50,6 +53,11 @@ export function SectionMenu({ section, segmentId, first, last, settingsAvailable
 
         {/* ---- Chart ---- */}
         <Menu.Divider />
+        {calculationHref && (
+          <Menu.Item component={Link} href={calculationHref} leftSection={<IconMathFunction size={16} />}>
+            Edit calculation
+          </Menu.Item>
+        )}
         <Menu.Item leftSection={<IconChartLine size={16} />} disabled={!settingsAvailable} onClick={onOpenSettings}>
           Chart settings
         </Menu.Item>

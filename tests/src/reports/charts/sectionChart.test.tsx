@@ -195,6 +195,28 @@ describe('SectionChart', () => {
     expect(lastChartProps().height).toBe(500);
   });
 
+  it('draws a custom section without its hidden series, with the first drawn series’ reference line', async () => {
+    const periods = months(3);
+    const custom = mrrSection({
+      definition_id: 'user_filtered',
+      reference_value: null,
+      segments: [
+        segment('total', 'Total', [
+          series('Hidden MRR', periods, [1, 2, 3], { component: 'series:0', hidden: true, y_reference_line: 50_000 }),
+          series('MRR', periods, [10, 20, 30], { component: 'series:1', y_reference_line: null }),
+          series('Pro MRR', periods, [5, 6, 7], { component: 'series:2', y_reference_line: 100_000 }),
+        ]),
+      ],
+    });
+    renderInTheme(<SectionChart section={custom} />);
+    await screen.findByTestId('apex-chart');
+    expect(lastChartProps().series.map((s) => s.name)).toEqual(['MRR', 'Pro MRR']);
+    expect(screen.getByRole('group', { name: 'Legend' })).toHaveTextContent('MRRPro MRR');
+    const line = lastChartProps().options.annotations?.yaxis?.[0];
+    expect(line?.y).toBe(100_000);
+    expect(line?.label?.text).toBe('$1,000');
+  });
+
   it("draws the section's segment with a legend, naming ungrouped values 'Other'", async () => {
     renderInTheme(<SectionChart section={planSection()} />);
     await screen.findByTestId('apex-chart');

@@ -220,6 +220,27 @@ describe('building a new section', () => {
     expect(previewBodies(api).at(-1)?.config.series[0]?.name).toBe('MRR total');
   });
 
+  it('starts the preview on the first split, as the report’s card does; the picker shows the total', async () => {
+    const user = userEvent.setup();
+    const api = editorApi();
+    const periods = months(3);
+    const split = (name: string, value: string, k: number) => ({ name: `${name}: ${value}`, segment_value: value, data_points: periods.map((period) => ({ time: period.first_day, value: k * 1000 })) });
+    api.on(PREVIEW, () => {
+      const preview = previewOf(['MRR']);
+      return {
+        status: 200,
+        body: { ...preview, segments: [...preview.segments, { id: 'customer_segment:seg_country', name: 'Country', is_total: false, grouped_segment_names: [], series: [split('MRR', 'Poland', 1), split('MRR', 'Germany', 2)] }] },
+      };
+    });
+    renderEditor(api);
+    expect(await screen.findByTestId('apex-chart')).toHaveTextContent('MRR: Poland | MRR: Germany');
+    const picker = screen.getByRole('combobox', { name: 'Segment' });
+    expect(picker).toHaveValue('Country');
+    await user.click(picker);
+    await user.click(await screen.findByRole('option', { name: 'Total' }));
+    await waitFor(() => expect(screen.getByTestId('apex-chart')).toHaveTextContent(/^MRR$/));
+  });
+
   it('shows the problems at their fields on save and sends nothing; Ctrl+Enter saves, Escape goes back', async () => {
     const user = userEvent.setup();
     const api = editorApi();

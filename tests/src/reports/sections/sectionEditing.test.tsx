@@ -88,6 +88,7 @@ function fakeServices(initial: ReportView) {
   const services = {
     fetchReport: vi.fn(async () => current),
     fetchDemoReport: vi.fn(async () => current),
+    fetchSharedReport: vi.fn(async () => current),
     refresh: vi.fn(async () => {}),
     updateReport: vi.fn(async () => {}),
     updateSettings: vi.fn(async () => current.settings),
@@ -111,10 +112,12 @@ function sectionsApi(): FakeApi {
   return api;
 }
 
+const SECRET = 'S'.repeat(32);
+
 function renderPage(initial: ReportView = report(), api: FakeApi = sectionsApi()) {
   const fake = fakeServices(initial);
-  renderWithProviders(<ReportPageLoader secret={'S'.repeat(32)} services={fake.services} channels={noChannels} now={now} />, { user: fullAccessUser, api });
-  return { ...fake, api };
+  const { location } = renderWithProviders(<ReportPageLoader secret={SECRET} services={fake.services} channels={noChannels} now={now} />, { user: fullAccessUser, api, path: `/reports/${SECRET}` });
+  return { ...fake, api, location };
 }
 
 const contents = () => within(screen.getByRole('navigation', { name: 'Contents' })).getAllByRole('link').map((link) => link.textContent);
@@ -355,5 +358,70 @@ describe('the section menu', () => {
     expect(screen.queryByRole('button', { name: 'Edit section title' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Add chart' })).not.toBeInTheDocument();
     expect(api.requestsTo(DEFINITIONS)).toHaveLength(0);
+  });
+});
+
+/** A report of a catalogue chart (MRR) and a custom section ('Annual plans', definition 'user_filtered'). */
+function reportWithCustomSection(overrides: Partial<ReportView> = {}): ReportView {
+  const config = {
+    groups: [],
+    series: [{ name: 'Annual plans', value: { object: 'payments', attribute: 'mrr', label: 'MRR', arguments: { periods_back: 0 } }, groups: [], filters: [], reference: null, hidden: false }],
+  };
+  return report({
+    sections: [
+      mrrSection({ id: 'sec-mrr', title: 'MRR', position: 0 }),
+      mrrSection({ id: 'sec-custom', definition_id: 'user_filtered', title: 'Annual plans', position: 1, config }),
+    ] as ReportView['sections'],
+    ...overrides,
+  });
+}
+
+describe('the ways to the custom section editor', () => {
+  it('offers a custom section in the add chart dialog, which opens the editor of a new section', async () => {
+    const user = userEvent.setup();
+    const { location, api } = renderPage();
+    const dialog = await openAddChart(user);
+    const custom = within(dialog).getByRole('link', { name: /Custom section.*Build a chart of your own series, groups and filters/ });
+    expect(custom).toHaveAttribute('href', `/reports/${SECRET}/new-section`);
+    await user.click(custom);
+    await waitFor(() => expect(location.history?.at(-1)).toBe(`/reports/${SECRET}/new-section`));
+    // Nothing was added on the way.
+    expect(api.requestsTo(ADD)).toHaveLength(0);
+  });
+
+  it('offers “Edit calculation” in a custom section’s menu, which opens the editor of that section', async () => {
+    const user = userEvent.setup();
+    const { location } = renderPage(reportWithCustomSection());
+    const menu = await openMenu(user, 'Annual plans');
+    const item = within(menu).getByRole('menuitem', { name: 'Edit calculation' });
+    expect(item).toHaveAttribute('href', `/reports/${SECRET}/new-section/sec-custom`);
+    await user.click(item);
+    await waitFor(() => expect(location.history?.at(-1)).toBe(`/reports/${SECRET}/new-section/sec-custom`));
+  });
+
+  it('has no “Edit calculation” for a catalogue chart', async () => {
+    const user = userEvent.setup();
+    renderPage(reportWithCustomSection());
+    const menu = await openMenu(user, 'MRR');
+    expect(within(menu).getByRole('menuitem', { name: 'Chart settings' })).toBeInTheDocument();
+    expect(within(menu).queryByRole('menuitem', { name: 'Edit calculation' })).not.toBeInTheDocument();
+  });
+
+  it('gives a viewer who may not edit neither way: no menu, no add chart, no link to the editor', async () => {
+    renderPage(reportWithCustomSection({ can_edit: false }));
+    expect(await screen.findByRole('region', { name: 'Annual plans' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Section menu of/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Add chart' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: 'Edit calculation' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /Custom section/ })).not.toBeInTheDocument();
+  });
+
+  it('leads nowhere from a share link, even for an editor of the report (read only)', async () => {
+    const fake = fakeServices(reportWithCustomSection({ can_edit: true }));
+    renderWithProviders(<ReportPageLoader secret={SECRET} variant="shared" services={fake.services} channels={noChannels} now={now} />, { user: fullAccessUser, api: sectionsApi() });
+    expect(await screen.findByRole('region', { name: 'Annual plans' })).toBeInTheDocument();
+    expect(fake.spies.fetchSharedReport).toHaveBeenCalled();
+    expect(screen.queryByRole('button', { name: /Section menu of/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Add chart' })).not.toBeInTheDocument();
   });
 });
