@@ -14,9 +14,13 @@ import { makeSuccessor } from '../reports/schedules';
  * left behind. They keep their own scratch table and never write tenant data.
  */
 export const testSupportRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  await sql`create table if not exists test_support_writes (key text primary key, written_at timestamptz not null default now())`.execute(
-    app.db.kysely,
-  );
+  // Several instances may start on one database at once (the scale-out test): 'create table if
+  // not exists' alone races on PostgreSQL's catalogue ('type … already exists'), so the
+  // instances take turns under a transaction-scoped advisory lock.
+  await app.db.kysely.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext('subscope.test_support_writes'))`.execute(trx);
+    await sql`create table if not exists test_support_writes (key text primary key, written_at timestamptz not null default now())`.execute(trx);
+  });
 
   // Slow writes in flight, and the start of shutdown (Fastify's preClose: before the server
   // stops accepting connections), so a test can wait for these events instead of sleeping.
