@@ -16,6 +16,7 @@ const DATABASE_FREE_SERVER_TESTS = [
   'tests/server/metrics/properties.test.ts',
   'tests/server/metrics/details.properties.test.ts',
   'tests/server/metrics/duckdb/parity.test.ts',
+  'tests/server/metrics/duckdb/customParity.test.ts',
   'tests/server/reports/benchFilterSmoke.test.ts',
   'tests/server/imports/paymentIdFilter.test.ts',
   'tests/server/imports/subscriptionRows.test.ts',

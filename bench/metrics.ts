@@ -6,11 +6,13 @@ import { generateBusiness, type DemoBusiness } from '../server/demo/generate';
 import { computeSections } from '../server/metrics/definitions/computeSection';
 import { computeMrrSeries, type MrrSeriesResult } from '../server/metrics/mrrSeries';
 import type { AccountSnapshot } from '../server/metrics/snapshot/columns';
+import type { SectionResult } from '../server/metrics/definitions/types';
 import { buildDemoSnapshot, ecbRateRows } from './support/demoSnapshot';
 import { DuckMetrics, type DuckLoadCounts, type DuckMrrResult } from './support/duckdbMetrics';
 import {
   END_MONTH,
   NOW,
+  firstMonth,
   SCALES,
   TODAY,
   benchLine,
@@ -24,6 +26,7 @@ import {
 } from './support/metricsBench';
 import { commandsFromParent, forkWithMailbox, sendToParent } from './support/childMailbox';
 import { compareMrr } from './support/parity';
+import { CUSTOM_SECTIONS, compareCustom, customRequests, duckCustomDigest, duckCustomRequests, engineCustomDigest, loadCustomInputs } from './support/customBench';
 import { LoadRecorder, alternateRounds, describeSpread, type Spread } from './support/rounds';
 import { DEFAULT_POSTGRES_ADMIN_URL, measureSnapshotRead, type Seeder, type SnapshotEngine } from './support/snapshotRead';
 
@@ -32,7 +35,8 @@ import { DEFAULT_POSTGRES_ADMIN_URL, measureSnapshotRead, type Seeder, type Snap
  *
  * The metrics engine against DuckDB on the same generated business (docs/metrics.md,
  * "Parity and benchmark"). This process generates the business, builds the engine's snapshot
- * and times our engine and a full report; DuckDB runs in a child process of its own (its
+ * and times our engine, a full report and a report of ten custom sections
+ * (bench/support/customBench.ts); DuckDB runs in a child process of its own (its
  * memory its own, so `rss_mb` is the engine's), loaded once and asked over IPC for one run at a
  * time, so ours, the report and DuckDB alternate in rounds (bench/support/rounds.ts: a warm-up
  * round dropped, the order reversed every round, the median of the rounds' ratios with its
@@ -80,10 +84,11 @@ function generate(): DemoBusiness {
 type DuckMessage =
   | { kind: 'duckdb-ready'; counts: DuckLoadCounts; loadMs: number }
   | { kind: 'duckdb-ran'; ms: number; result: DuckMrrResult | null }
+  | { kind: 'duckdb-ran-custom'; ms: number; results: DuckMrrResult[] | null }
   | { kind: 'duckdb-done'; rssMb: number };
 
 /** What the main process asks the DuckDB child: one run (its result sent back when `withResult`), or to leave. */
-type DuckCommand = { kind: 'run'; withResult: boolean } | { kind: 'exit' };
+type DuckCommand = { kind: 'run' | 'run-custom'; withResult: boolean } | { kind: 'exit' };
 
 interface SnapshotMessage {
   kind: 'snapshot';
@@ -111,14 +116,26 @@ async function duckdbChild(): Promise<void> {
   await duck.connection.run('SET threads = 2');
   const loadStart = performance.now();
   // The generated rows are garbage once loaded.
-  const counts = await duck.load(generate());
+  const business = generate();
+  const counts = await duck.load(business);
+  await loadCustomInputs(duck, business);
   const loadMs = performance.now() - loadStart;
   const request = duckRequest(months);
+  const customStatements = duckCustomRequests(request);
   const nextCommand = commandsFromParent<DuckCommand>();
   await send({ kind: 'duckdb-ready', counts, loadMs });
   for (;;) {
     const command = await nextCommand();
     if (command.kind === 'exit') break;
+    if (command.kind === 'run-custom') {
+      // One statement per custom section: its channel filter and its customer-attribute split, every series at once.
+      const start = performance.now();
+      const results: DuckMrrResult[] = [];
+      for (const statement of customStatements) results.push(await duck.computeMrr(statement));
+      const ms = performance.now() - start;
+      await send({ kind: 'duckdb-ran-custom', ms, results: command.withResult ? results : null });
+      continue;
+    }
     const start = performance.now();
     const result = await duck.computeMrr(request);
     const ms = performance.now() - start;
@@ -130,7 +147,13 @@ async function duckdbChild(): Promise<void> {
 }
 
 /** The DuckDB child, loaded and waiting: `run()` times one run in it, `close()` ends it and answers its peak RSS. */
-async function startDuck(): Promise<{ counts: DuckLoadCounts; loadMs: number; run: (withResult: boolean) => Promise<{ ms: number; result: DuckMrrResult | null }>; close: () => Promise<number> }> {
+async function startDuck(): Promise<{
+  counts: DuckLoadCounts;
+  loadMs: number;
+  run: (withResult: boolean) => Promise<{ ms: number; result: DuckMrrResult | null }>;
+  runCustom: (withResult: boolean) => Promise<{ ms: number; results: DuckMrrResult[] | null }>;
+  close: () => Promise<number>;
+}> {
   const child = forkWithMailbox<DuckMessage, DuckCommand>(HERE, ['--role', 'duckdb', '--scale', scale], 'duckdb');
   const ready = await child.next('duckdb-ready');
   return {
@@ -140,6 +163,11 @@ async function startDuck(): Promise<{ counts: DuckLoadCounts; loadMs: number; ru
       child.send({ kind: 'run', withResult });
       const { ms, result } = await child.next('duckdb-ran');
       return { ms, result };
+    },
+    runCustom: async (withResult) => {
+      child.send({ kind: 'run-custom', withResult });
+      const { ms, results } = await child.next('duckdb-ran-custom');
+      return { ms, results };
     },
     close: async () => {
       child.send({ kind: 'exit' });
@@ -218,14 +246,18 @@ async function main(): Promise<void> {
 
   const request = engineRequest(months);
   const requests = reportRequests(months);
+  const custom = customRequests(firstMonth(months), END_MONTH, TODAY);
   // The last run's result of ours, the first of DuckDB's (the warm-up's): what parity compares.
-  const results: { ours?: MrrSeriesResult; duckdb?: DuckMrrResult } = {};
+  const results: { ours?: MrrSeriesResult; duckdb?: DuckMrrResult; custom?: SectionResult[]; duckdbCustom?: DuckMrrResult[] } = {};
   const timed = (run: () => unknown) => {
     const start = performance.now();
     run();
     return performance.now() - start;
   };
-  log(`rounds: ours (MRR and movements, total and by product), report (${requests.length} sections), duckdb; the order reversed every round`);
+  log(
+    `rounds: ours (MRR and movements, total and by product), report (${requests.length} sections), duckdb; ` +
+      `custom (${CUSTOM_SECTIONS.length} custom sections of 3 series, each grouped by a customer attribute and filtered by the payment channel), duckdb_custom (one statement per section); the order reversed every round`,
+  );
   const rounds = await alternateRounds({
     contenders: [
       { name: 'ours', run: () => timed(() => (results.ours = computeMrrSeries(snapshot, request))) },
@@ -238,8 +270,17 @@ async function main(): Promise<void> {
           return ran.ms;
         },
       },
+      { name: 'custom', run: () => timed(() => (results.custom = computeSections(snapshot, custom))) },
+      {
+        name: 'duckdb_custom',
+        run: async (round) => {
+          const ran = await duck.runCustom(round === 0);
+          if (ran.results) results.duckdbCustom = ran.results;
+          return ran.ms;
+        },
+      },
     ],
-    ratios: { ratio: ['ours', 'duckdb'], report_ratio: ['report', 'duckdb'] },
+    ratios: { ratio: ['ours', 'duckdb'], report_ratio: ['report', 'duckdb'], custom_ratio: ['custom', 'duckdb_custom'] },
     rounds: ROUNDS,
     load,
     log,
@@ -249,10 +290,18 @@ async function main(): Promise<void> {
   const rssMb = peakRssMb();
   log(`peak RSS of this process (generation, snapshot, engine, report): ${rssMb} MB; the duckdb process peaked at ${duckRssMb} MB`);
 
-  if (!results.ours || !results.duckdb) throw new Error('no result of ours or of DuckDB to compare');
+  if (!results.ours || !results.duckdb || !results.custom || !results.duckdbCustom) throw new Error('no result of ours or of DuckDB to compare');
   const differences = compareMrr(results.ours, results.duckdb);
   const equal = differences.length === 0;
   log(equal ? `equal: every month, series, total and product agree to the minor unit` : `NOT EQUAL:\n  ${differences.join('\n  ')}`);
+  const customDifferences = compareCustom(engineCustomDigest(results.custom), duckCustomDigest(results.duckdbCustom));
+  const customEqual = customDifferences.length === 0;
+  const customSeries = engineCustomDigest(results.custom).size;
+  log(
+    customEqual
+      ? `custom sections equal: ${customSeries} series (each section's series, total and every group) agree month by month to the minor unit`
+      : `custom sections NOT EQUAL:\n  ${customDifferences.join('\n  ')}`,
+  );
   const oursDigest = digest(results.ours);
 
   const snapshotMs: Record<SnapshotEngine, number | null> = { pglite: null, postgresql: null };
@@ -278,19 +327,21 @@ async function main(): Promise<void> {
 
   const ratio = rounds.ratios.ratio as Spread;
   const reportRatio = rounds.ratios.report_ratio as Spread;
+  const customRatio = rounds.ratios.custom_ratio as Spread;
   const machine = load.finish();
   // The targets on the rounds' median ratios, not on one run.
   const targets: [string, boolean][] = [
     ['ratio <= 0.5 (median)', ratio.median <= 0.5],
     ['report_ms <= 2 x duckdb_ms (median of report / duckdb)', reportRatio.median <= 2],
+    ['custom_ratio <= 0.5 (median)', customRatio.median <= 0.5],
     ['rss_mb <= 1500', rssMb <= 1500],
     ['snapshot from PGlite < 3 s (stored copy)', snapshotMs.pglite === null || snapshotMs.pglite < 3_000],
     ['snapshot from PostgreSQL < 1.5 s (stored copy)', snapshotMs.postgresql === null || snapshotMs.postgresql < 1_500],
   ];
-  log(`ratio (ours / duckdb): median ${describeSpread(ratio, 3)}; report / duckdb: median ${describeSpread(reportRatio, 3)}`);
+  log(`ratio (ours / duckdb): median ${describeSpread(ratio, 3)}; report / duckdb: median ${describeSpread(reportRatio, 3)}; custom / duckdb_custom: median ${describeSpread(customRatio, 3)}`);
   log(load.describe());
   log(`targets: ${targets.map(([name, met]) => `${name} ${met ? 'met' : 'MISSED'}`).join('; ')}`);
-  if (!equal || !snapshotsAgree) process.exitCode = 1;
+  if (!equal || !customEqual || !snapshotsAgree) process.exitCode = 1;
   console.log(
     benchLine({
       scale,
@@ -305,6 +356,12 @@ async function main(): Promise<void> {
       snapshot_postgres_ms: snapshotMs.postgresql,
       snapshot_pglite_tables_ms: tablesMs.pglite,
       snapshot_postgres_tables_ms: tablesMs.postgresql,
+      custom_sections: CUSTOM_SECTIONS.length,
+      custom_series: customSeries,
+      custom_ms: rounds.figures.custom.median,
+      duckdb_custom_ms: rounds.figures.duckdb_custom.median,
+      custom_ratio: customRatio,
+      custom_equal: customEqual,
       rounds,
       load: machine,
     }),

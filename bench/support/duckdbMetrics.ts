@@ -32,16 +32,19 @@ import { BOOLEAN, DOUBLE, DuckDBDataChunk, DuckDBInstance, INTEGER, VARCHAR, typ
  * - the product segmenter: a unit's MRR inside each product ('Other' for an item without a
  *   product), each (customer, product) classified on its own, "paid before" inside the product.
  *
- * - a report filter (optional): criteria on products (payment lines) and on customer segments
- *   (the value in force at each month end, parent_and_children), negated or not, `and` / `or`,
- *   applied to each piece at each month end it covers.
+ * - a report filter (optional): criteria on products (payment lines), on a payment attribute
+ *   (the payment's value) and on customer segments (the value in force at each month end,
+ *   parent_and_children), negated or not, `and` / `or`, applied to each piece at each month end
+ *   it covers;
+ * - instead of products, a split by a customer segment (a custom section's group): each customer
+ *   in the group of its value at each month end, moving between groups (`DuckSplit`).
  *
  * Not implemented (the generated data stays away from them): finite discounts limited to some
  * months (every discount lasts the whole payment here), corrections handled
  * when_occurred, churn windows, use_hierarchy, metered items in MRR, the other FX modes,
  * currencies whose minor unit is not 2 digits (the generator uses USD, EUR, PLN), a converted
- * piece that rounds to 0, segmenters other than product, and filter criteria other than
- * product and customer segment (with value_source parent_and_children).
+ * piece that rounds to 0, segmenters other than product and customer segment, and filter criteria
+ * other than product, payment attribute and customer segment (with value_source parent_and_children).
  */
 
 export const ECB_HISTORY_CSV = fileURLToPath(new URL('../../server/rates/ecb-eurofxref-hist.csv', import.meta.url));
@@ -81,7 +84,25 @@ export interface DuckMrrRequest {
   matchMovementsByCurrency: boolean;
   /** A report filter (METRICS.md section 8; customer segments need `loadCustomerSegments` first). None: every customer and line. */
   filter?: DuckFilter | null;
+  /**
+   * What the result is split by besides the total (default: products): `null` for the total
+   * only, or a customer segment (loaded with `loadCustomerSegments`) as a custom section's group
+   * splits it.
+   */
+  split?: DuckSplit | null;
 }
+
+/**
+ * A split of the total:
+ * - `product`: a unit's MRR inside each product ('Other' for an item without a product), each
+ *   (customer, product) classified on its own, "paid before" inside the product;
+ * - `customer_segment`: each customer in the group of its segment value at each month end (own
+ *   value in force, else its nearest ancestor's; none: 'Other'). A customer whose value changes
+ *   between two month ends with MRR at both leaves the old group (churn) and arrives in the new
+ *   one (reactivation when it had MRR at an earlier month end while in that group, else new
+ *   business); expansion, contraction and fx happen inside one group only.
+ */
+export type DuckSplit = { kind: 'product' } | { kind: 'customer_segment'; segment: string };
 
 /**
  * A report filter as this implementation reads it: criteria on a customer segment (by the
@@ -91,7 +112,8 @@ export interface DuckMrrRequest {
  */
 export type DuckFilterCriterion =
   | { kind: 'customer_segment'; segment: string; values: readonly string[]; negated?: boolean }
-  | { kind: 'product'; productKeys: readonly string[]; negated?: boolean };
+  | { kind: 'product'; productKeys: readonly string[]; negated?: boolean }
+  | { kind: 'payment_attribute'; attribute: string; values: readonly string[]; negated?: boolean };
 
 export interface DuckFilter {
   operator: 'and' | 'or';
@@ -150,8 +172,16 @@ export interface DuckMrrResult {
   /** 'YYYY-MM' of every month of the range, up to today's month. */
   periods: string[];
   total: DuckSeries;
-  /** By product ('Other' for items without one); products without MRR are absent. */
+  /** By product ('Other' for items without one); products without MRR are absent. Empty unless split by product. */
   products: Map<string, DuckSeries>;
+  /** By a customer segment's value ('Other' for none). Empty unless split by a customer segment. */
+  groups: Map<string, DuckSeries>;
+}
+
+/** One row of a payment attribute: the payment (by id) and its value. */
+export interface DuckPaymentAttributeRow {
+  readonly payment_id: string;
+  readonly value: string;
 }
 
 export interface DuckLoadCounts {
@@ -219,7 +249,9 @@ export class DuckMetrics {
       create or replace table customers (key integer primary key, id varchar not null, parent_key integer, included boolean not null);
       create or replace table payments_raw (key integer, id varchar, customer_key integer, started_at varchar, ended_at varchar, open boolean, months double, total_value double, monthly_amount double, currency varchar);
       create or replace table payment_items (payment_key integer, position integer, product_key varchar, type varchar, quantity integer);
-      create or replace table payment_discounts (payment_key integer, kind varchar, monthly_amount double);`);
+      create or replace table payment_discounts (payment_key integer, kind varchar, monthly_amount double);
+      -- Attribute values of the payments loaded before refer to their keys.
+      drop table if exists payment_attribute_values;`);
     await appendColumns(c, 'customers', [INTEGER, VARCHAR, INTEGER, BOOLEAN], [
       customers.map((_, key) => key),
       customers.map((row) => row.id),
@@ -317,7 +349,28 @@ export class DuckMetrics {
     return loaded;
   }
 
-  /** MRR and movements of the total and of every product, month by month over the request's range. */
+  /**
+   * Loads one payment attribute's values (after `load`: payments are matched by id), for filters
+   * on it; replaces that attribute's values loaded before. A payment without a row has no value.
+   */
+  async loadPaymentAttribute(attribute: string, values: readonly DuckPaymentAttributeRow[]): Promise<number> {
+    const c = this.connection;
+    await c.run(`
+      create table if not exists payment_attribute_values (attribute varchar, payment_key integer, value varchar);
+      delete from payment_attribute_values where attribute = ${sqlString(attribute)};
+      create or replace table payment_attribute_raw (payment_id varchar, value varchar);`);
+    await appendColumns(c, 'payment_attribute_raw', [VARCHAR, VARCHAR], [values.map((row) => row.payment_id), values.map((row) => row.value)]);
+    const reader = await c.runAndReadAll(`
+      insert into payment_attribute_values
+        select ${sqlString(attribute)}, p.key, r.value from payment_attribute_raw r join payments p on p.id = r.payment_id;
+      drop table payment_attribute_raw;
+      select count(*)::integer as n from payment_attribute_values where attribute = ${sqlString(attribute)}`);
+    const loaded = Number(reader.getRowObjectsJS()[0]?.n);
+    if (loaded !== values.length) throw new Error(`${values.length - loaded} payment attribute values refer to unknown payments`);
+    return loaded;
+  }
+
+  /** MRR and movements of the total and of every product (or customer segment value), month by month over the request's range. */
   async computeMrr(request: DuckMrrRequest): Promise<DuckMrrResult> {
     if (!MONTH_RE.test(request.from) || !MONTH_RE.test(request.to)) throw new RangeError(`months must be 'YYYY-MM': ${request.from}, ${request.to}`);
     if (!DAY_RE.test(request.today)) throw new RangeError(`today must be 'YYYY-MM-DD': ${request.today}`);
@@ -330,17 +383,19 @@ export class DuckMetrics {
     const periods: string[] = [];
     const total = emptySeries();
     const products = new Map<string, DuckSeries>();
+    const groups = new Map<string, DuckSeries>();
     for (let i = 0; i < kind.length; i++) {
       if (kind[i] === 'total') periods.push(label[i] as string);
       let series = total;
       if (kind[i] !== 'total') {
         const name = segment[i] as string;
-        series = products.get(name) ?? emptySeries();
-        products.set(name, series);
+        const map = kind[i] === 'group' ? groups : products;
+        series = map.get(name) ?? emptySeries();
+        map.set(name, series);
       }
       for (const field of SERIES_FIELDS) series[field].push(Number(columns[field]?.[i]));
     }
-    return { periods, total, products };
+    return { periods, total, products, groups };
   }
 
   close(): void {
@@ -372,26 +427,16 @@ function sqlString(value: string): string {
 }
 
 /**
- * The filter's pieces of SQL: CTEs with each filtered segment's value per customer from each
- * month it may change (own row in force, else the nearest ancestor's), asof joins of the
- * covered month ends to them, and the condition on a covered month end. Null without criteria.
+ * CTEs with a customer segment's value per customer from each month it may change (own row in
+ * force, else the nearest ancestor's; one row per customer for all time when the segment is not
+ * time-sensitive; of two rows of one customer and month, the later one): `seg_values_${suffix}`
+ * (customer_key, month_idx, value), to asof-join month ends to.
  */
-function filterSql(filter: DuckFilter | null): { ctes: string; joins: string; condition: string } | null {
-  if (!filter || filter.criteria.length === 0) return null;
-  const ctes: string[] = [];
-  const joins: string[] = [];
-  const tests: string[] = [];
-  const inList = (column: string, values: readonly string[]) => (values.length === 0 ? 'false' : `coalesce(${column} in (${values.map(sqlString).join(', ')}), false)`);
-  filter.criteria.forEach((criterion, j) => {
-    const not = criterion.negated === true ? 'not ' : '';
-    if (criterion.kind === 'product') {
-      tests.push(`${not}${inList('c.line_product', criterion.productKeys)}`);
-      return;
-    }
-    const segment = sqlString(criterion.segment);
-    ctes.push(`
-  -- Segment ${segment}: its rows (one per customer for all time when not time-sensitive; the later of one month's), the months a customer's value may change, and the value from each.
-  seg_rows_${j} as (
+function segmentValueCtes(suffix: string, segmentKey: string): string {
+  const segment = sqlString(segmentKey);
+  return `
+  -- Segment ${segment}: its rows, the months a customer's value may change, and the value from each.
+  seg_rows_${suffix} as (
     select customer_key, month_idx, arg_max(value, month_idx::bigint * 4294967296 + seq) as value
     from (
       select customer_key, value, seq,
@@ -400,26 +445,116 @@ function filterSql(filter: DuckFilter | null): { ctes: string; joins: string; co
     )
     group by customer_key, month_idx
   ),
-  seg_changes_${j} as (
-    select distinct a.customer_key, r.month_idx from ancestry a join seg_rows_${j} r on r.customer_key = a.ancestor_key
+  seg_changes_${suffix} as (
+    select distinct a.customer_key, r.month_idx from ancestry a join seg_rows_${suffix} r on r.customer_key = a.ancestor_key
   ),
-  seg_values_${j} as (
+  seg_values_${suffix} as (
     select customer_key, month_idx, arg_min(value, depth) as value
     from (
       select ch.customer_key, ch.month_idx, a.depth, own.value
-      from seg_changes_${j} ch
+      from seg_changes_${suffix} ch
       join ancestry a on a.customer_key = ch.customer_key
-      asof join seg_rows_${j} own on own.customer_key = a.ancestor_key and own.month_idx <= ch.month_idx
+      asof join seg_rows_${suffix} own on own.customer_key = a.ancestor_key and own.month_idx <= ch.month_idx
     )
     group by customer_key, month_idx
-  ),`);
+  ),`;
+}
+
+/**
+ * The filter's pieces of SQL: CTEs with each filtered segment's values, asof joins of the covered
+ * month ends to them, joins and columns that give each piece its payment's attribute values, and
+ * the condition on a covered month end. Null without criteria.
+ */
+function filterSql(filter: DuckFilter | null): { ctes: string; joins: string; pieceJoins: string; pieceColumns: string; condition: string } | null {
+  if (!filter || filter.criteria.length === 0) return null;
+  const ctes: string[] = [];
+  const joins: string[] = [];
+  const pieceJoins: string[] = [];
+  const pieceColumns: string[] = [];
+  const tests: string[] = [];
+  const inList = (column: string, values: readonly string[]) => (values.length === 0 ? 'false' : `coalesce(${column} in (${values.map(sqlString).join(', ')}), false)`);
+  filter.criteria.forEach((criterion, j) => {
+    const not = criterion.negated === true ? 'not ' : '';
+    if (criterion.kind === 'product') {
+      tests.push(`${not}${inList('c.line_product', criterion.productKeys)}`);
+      return;
+    }
+    if (criterion.kind === 'payment_attribute') {
+      pieceJoins.push(`left join payment_attribute_values pa${j} on pa${j}.payment_key = sh.payment_key and pa${j}.attribute = ${sqlString(criterion.attribute)}`);
+      pieceColumns.push(` pa${j}.value as payment_value_${j},`);
+      tests.push(`${not}${inList(`c.payment_value_${j}`, criterion.values)}`);
+      return;
+    }
+    ctes.push(segmentValueCtes(String(j), criterion.segment));
     joins.push(`asof left join seg_values_${j} s${j} on s${j}.customer_key = c.customer_key and s${j}.month_idx <= c.idx`);
     tests.push(`${not}${inList(`s${j}.value`, criterion.values)}`);
   });
-  return { ctes: ctes.join(''), joins: joins.join('\n    '), condition: tests.map((t) => `(${t})`).join(filter.operator === 'and' ? ' and ' : ' or ') };
+  return {
+    ctes: ctes.join(''),
+    joins: joins.join('\n    '),
+    pieceJoins: pieceJoins.join('\n    '),
+    pieceColumns: pieceColumns.join(''),
+    condition: tests.map((t) => `(${t})`).join(filter.operator === 'and' ? ' and ' : ' or '),
+  };
 }
 
-/** The whole computation as one statement: rows (kind, segment, label, one column per series field), the total first, then products by name, each month by month. */
+/**
+ * MRR of each unit at each month end, as rows (part, segment_key, customer_key, idx, value, orig,
+ * currency_min, currency_max): the customer (part 0, segment 0: the total), and either the
+ * customer inside each product (part and segment: the product) or the customer in its customer
+ * segment group at that month end (part -1, segment: the group).
+ */
+function unitMonthsSql(split: DuckSplit | null): { ctes: string; segments: string } {
+  const columns = 'sum(value)::bigint as value, sum(orig)::bigint as orig, min(currency_key) as currency_min, max(currency_key) as currency_max';
+  if (split === null) {
+    return {
+      ctes: `
+  unit_months as (
+    select 0 as part, 0 as segment_key, customer_key, idx, ${columns} from coverage group by customer_key, idx
+  ),`,
+      segments: `select 'total' as kind, 'Total' as segment, 0 as segment_key`,
+    };
+  }
+  if (split.kind === 'product') {
+    return {
+      ctes: `
+  unit_months as (
+    select case when grouping(segment_key) = 1 then 0 else segment_key end as part,
+           case when grouping(segment_key) = 1 then 0 else segment_key end as segment_key, customer_key, idx, ${columns}
+    from coverage
+    group by grouping sets ((customer_key, idx), (customer_key, segment_key, idx))
+  ),`,
+      segments: `select 'total' as kind, 'Total' as segment, 0 as segment_key
+    union all
+    select 'product', product, segment_key from products`,
+    };
+  }
+  const segment = sqlString(split.segment);
+  return {
+    ctes: `${segmentValueCtes('g', split.segment)}
+  -- The groups: the segment's values by name, then 'Other' (no value), numbered from 1.
+  split_groups as (
+    select name, row_number() over (order by name = 'Other', name)::integer as segment_key
+    from (select distinct value as name from customer_segment_values where segment = ${segment} union select 'Other')
+  ),
+  customer_months as (
+    select customer_key, idx, ${columns} from coverage group by customer_key, idx
+  ),
+  unit_months as (
+    select 0 as part, 0 as segment_key, * from customer_months
+    union all
+    select -1 as part, g.segment_key, m.*
+    from customer_months m
+    asof left join seg_values_g v on v.customer_key = m.customer_key and v.month_idx <= m.idx
+    join split_groups g on g.name = coalesce(v.value, 'Other')
+  ),`,
+    segments: `select 'total' as kind, 'Total' as segment, 0 as segment_key
+    union all
+    select 'group', name, segment_key from split_groups`,
+  };
+}
+
+/** The whole computation as one statement: rows (kind, segment, label, one column per series field), the total first, then the split's segments in order, each month by month. */
 export function mrrSql(request: DuckMrrRequest): string {
   const today = `date ${sqlString(request.today)}`;
   const reportCurrency = sqlString(request.reportCurrency);
@@ -427,6 +562,11 @@ export function mrrSql(request: DuckMrrRequest): string {
   const rangeEnd = `date ${sqlString(`${request.to}-01`)}`;
   const matching = request.matchMovementsByCurrency ? 'true' : 'false';
   const filter = filterSql(request.filter ?? null);
+  const splitBy = request.split === undefined ? { kind: 'product' as const } : request.split;
+  const split = unitMonthsSql(splitBy);
+  // Only a customer-attribute split moves a unit between segments inside its part; elsewhere a
+  // part is one segment, and the window over segments (a second sort) is left out.
+  const moving = splitBy?.kind === 'customer_segment';
   return `
 with recursive
   -- Customers counted: neither they nor any ancestor has include_in_calculations_by_default false.
@@ -463,7 +603,7 @@ with recursive
   ),
   -- One item (or none) that is recurring: it carries the payment's MRR after discounts.
   single_item_shares as (
-    select customer_key, started_at, end_day, currency, recurring_product as product_key, monthly_amount - discount as share
+    select customer_key, started_at, end_day, currency, recurring_product as product_key, monthly_amount - discount as share, key as payment_key
     from payment_base
     where n <= 1 and recurring_items = 1 and monthly_amount - discount > 0
   ),
@@ -490,7 +630,7 @@ with recursive
   ),
   multi_item_shares as (
     select customer_key, started_at, end_day, currency, product_key,
-           (base + case when rank <= left_over then 1 else 0 end)::bigint as share
+           (base + case when rank <= left_over then 1 else 0 end)::bigint as share, payment_key
     from (
       select *, mrr - sum(base) over (partition by payment_key) as left_over,
              row_number() over (partition by payment_key order by remainder desc, k) as rank
@@ -529,13 +669,14 @@ with recursive
   pieces as (
     select sh.customer_key, pr.segment_key, cu.currency_key,
            sh.started_at as start_day, coalesce(sh.end_day, date '9999-12-31') as end_day,
-           sh.share as orig,${filter ? ' sh.product_key as line_product,' : ''}
+           sh.share as orig,${filter ? ` sh.product_key as line_product,${filter.pieceColumns}` : ''}
            case when sr.factor is null then error('no ECB rate for ' || sh.currency || ' or ' || ${reportCurrency})
                 else round_half_even(sh.share::double * sr.factor)::bigint end as value
     from shares sh
     join start_rates sr on sr.currency = sh.currency and sr.started_at = sh.started_at
     join products pr on pr.product = coalesce(sh.product_key, 'Other')
     join currencies cu on cu.currency = sh.currency
+    ${filter ? filter.pieceJoins : ''}
   ),
   -- Month ends from the first piece (or the month before the range) to today's month; the current month is measured on today.
   months as (
@@ -551,7 +692,7 @@ with recursive
   ${
     filter
       ? `${filter.ctes}
-  -- The filter, month end by month end: a piece counts at a month end where its line and its customer's values then match.
+  -- The filter, month end by month end: a piece counts at a month end where its line, its payment and its customer's values then match.
   coverage as (
     select c.* from (
       select p.*, mo.idx from pieces p join months mo on mo.measure_day >= p.start_day and mo.measure_day < p.end_day
@@ -562,32 +703,35 @@ with recursive
       : `coverage as (
     select p.*, mo.idx from pieces p join months mo on mo.measure_day >= p.start_day and mo.measure_day < p.end_day
   ),`
-  }
-  -- MRR of each unit at each month end: the customer (segment 0, the total), and the customer inside each product.
-  unit_months as (
-    select case when grouping(segment_key) = 1 then 0 else segment_key end as segment_key, customer_key, idx,
-           sum(value)::bigint as value, sum(orig)::bigint as orig, min(currency_key) as currency_min, max(currency_key) as currency_max
-    from coverage
-    group by grouping sets ((customer_key, idx), (customer_key, segment_key, idx))
-  ),
+  }${split.ctes}
+  -- Within a part, a unit moves from one month end to the next inside one segment, or leaves one segment for another.
   sequenced as (
     select *,
            lag(idx) over w as prev_idx, lag(value) over w as prev_value, lag(orig) over w as prev_orig,
            lag(currency_min) over w as prev_currency_min, lag(currency_max) over w as prev_currency_max,
-           lead(idx) over w as next_idx
+           lead(idx) over w as next_idx,${
+             moving
+               ? `
+           lag(segment_key) over w as prev_segment, lead(segment_key) over w as next_segment,
+           -- Paid before inside this segment: MRR at an earlier month end while in it.
+           lag(idx) over (partition by part, customer_key, segment_key order by idx) is not null as paid_before`
+               : `
+           lag(idx) over w is not null as paid_before`
+           }
     from unit_months
-    window w as (partition by segment_key, customer_key order by idx)
+    window w as (partition by part, customer_key order by idx)
   ),
   stays as (
     select *,
-           ${matching} and prev_idx = idx - 1 and currency_min = currency_max and prev_currency_min = prev_currency_max
+           prev_idx = idx - 1${moving ? ' and prev_segment = segment_key' : ''} as stayed,
+           ${matching} and prev_idx = idx - 1${moving ? ' and prev_segment = segment_key' : ''} and currency_min = currency_max and prev_currency_min = prev_currency_max
              and currency_min = prev_currency_min
              and currency_min is distinct from (select currency_key from currencies where currency = ${reportCurrency}) as same_currency
     from sequenced
   ),
   moves as (
     select *,
-           case when prev_idx = idx - 1 then
+           case when stayed then
              case when same_currency then round_half_even((orig - prev_orig)::double * (value::double / orig::double))::bigint
                   else value - prev_value end
            end as movement
@@ -595,8 +739,8 @@ with recursive
   ),
   events as (
     select segment_key, idx, value as stock,
-           case when prev_idx is null then value end as new_business,
-           case when prev_idx < idx - 1 then value end as reactivation,
+           case when stayed is not true and not paid_before then value end as new_business,
+           case when stayed is not true and paid_before then value end as reactivation,
            case when movement > 0 then movement end as expansion,
            case when movement < 0 then -movement end as contraction,
            case when same_currency then value - prev_value - movement end as fx,
@@ -604,7 +748,7 @@ with recursive
     from moves
     union all
     select segment_key, idx + 1, null, null, null, null, null, null, value
-    from sequenced where next_idx is null or next_idx > idx + 1
+    from sequenced where next_idx is null or next_idx > idx + 1${moving ? ' or next_segment <> segment_key' : ''}
   ),
   per_month as (
     select segment_key, idx,
@@ -619,9 +763,7 @@ with recursive
     group by segment_key, idx
   ),
   segments as (
-    select 'total' as kind, 'Total' as segment, 0 as segment_key
-    union all
-    select 'product', product, segment_key from products
+    ${split.segments}
   )
 select s.kind, s.segment, mo.label,
        coalesce(pm.mrr, 0)::double as mrr, coalesce(pm.customers, 0)::double as customers,

@@ -127,6 +127,14 @@ export interface BenchLine {
   snapshot_postgres_ms: number | null;
   snapshot_pglite_tables_ms: number | null;
   snapshot_postgres_tables_ms: number | null;
+  /** The custom sections' report (bench/support/customBench.ts): sections, series compared, medians, ratio and parity. */
+  custom_sections: number;
+  custom_series: number;
+  custom_ms: number;
+  duckdb_custom_ms: number;
+  custom_ratio: number;
+  custom_ratio_spread: Spread;
+  custom_equal: boolean;
   /** The spread of the rounds' ratios, and of report / duckdb (its median the report's target). */
   ratio_spread: Spread;
   report_ratio: number;
@@ -135,6 +143,8 @@ export interface BenchLine {
   ours_spread: Spread;
   duckdb_spread: Spread;
   report_spread: Spread;
+  custom_spread: Spread;
+  duckdb_custom_spread: Spread;
   rounds: number;
   warmup_rounds: number;
   orders: string[];
@@ -154,7 +164,13 @@ export function benchLine(values: {
   snapshot_postgres_ms: number | null;
   snapshot_pglite_tables_ms: number | null;
   snapshot_postgres_tables_ms: number | null;
-  rounds: RoundsResult<'ours' | 'report' | 'duckdb'>;
+  custom_sections: number;
+  custom_series: number;
+  custom_ms: number;
+  duckdb_custom_ms: number;
+  custom_ratio: Spread;
+  custom_equal: boolean;
+  rounds: RoundsResult<'ours' | 'report' | 'duckdb' | 'custom' | 'duckdb_custom'>;
   load: MachineLoad;
 }): string {
   const round = (value: number) => Math.round(value);
@@ -173,12 +189,21 @@ export function benchLine(values: {
     snapshot_postgres_ms: orNull(values.snapshot_postgres_ms),
     snapshot_pglite_tables_ms: orNull(values.snapshot_pglite_tables_ms),
     snapshot_postgres_tables_ms: orNull(values.snapshot_postgres_tables_ms),
+    custom_sections: values.custom_sections,
+    custom_series: values.custom_series,
+    custom_ms: round(values.custom_ms),
+    duckdb_custom_ms: round(values.duckdb_custom_ms),
+    custom_ratio: roundTo(values.custom_ratio.median, 3),
+    custom_ratio_spread: roundedSpread(values.custom_ratio, 3),
+    custom_equal: values.custom_equal,
     ratio_spread: roundedSpread(values.ratio, 3),
     report_ratio: roundTo(values.report_ratio.median, 3),
     report_ratio_spread: roundedSpread(values.report_ratio, 3),
     ours_spread: roundedSpread(values.rounds.figures.ours, 1),
     duckdb_spread: roundedSpread(values.rounds.figures.duckdb, 1),
     report_spread: roundedSpread(values.rounds.figures.report, 1),
+    custom_spread: roundedSpread(values.rounds.figures.custom, 1),
+    duckdb_custom_spread: roundedSpread(values.rounds.figures.duckdb_custom, 1),
     ...method,
   };
   return JSON.stringify(line);

@@ -36,7 +36,7 @@ describe('the benchmarks\' rounds', () => {
 
 /**
  * `npm run bench:metrics` at a tiny scale (XS: 300 customers over 12 months) and few rounds,
- * end to end: generation, snapshot, our engine, the report and DuckDB in alternating rounds,
+ * end to end: generation, snapshot, our engine, the report, the ten custom sections and DuckDB in alternating rounds,
  * the snapshot read from the engine of this test run (PGlite on disk, or the PostgreSQL server
  * DATABASE_URL names in CI's second pass), so the benchmark cannot rot. Each pass reads from its
  * own engine only: the PGlite read in the PostgreSQL pass repeated the first pass's. PGlite's
@@ -55,6 +55,12 @@ describe('npm run bench:metrics', () => {
     const last = JSON.parse(lines.at(-1) as string) as Record<string, unknown>;
     expect(Object.keys(last).slice(0, 12)).toEqual(['bench', 'scale', 'ours_ms', 'duckdb_ms', 'ratio', 'report_ms', 'rss_mb', 'equal', 'snapshot_pglite_ms', 'snapshot_postgres_ms', 'snapshot_pglite_tables_ms', 'snapshot_postgres_tables_ms']);
     expect(last).toMatchObject({ bench: 'metrics', scale: 'XS', equal: true, rounds: 3, warmup_rounds: 1 });
+    // The custom sections' report: ten sections, equal to DuckDB's, with its ratio and medians.
+    expect(last).toMatchObject({ custom_sections: 10, custom_equal: true });
+    expect(last.custom_series as number).toBeGreaterThan(10 * 3 * 4);
+    for (const key of ['custom_ms', 'duckdb_custom_ms', 'custom_ratio']) expect(last[key], key).toBeTypeOf('number');
+    expect((last.custom_ratio_spread as { n: number }).n).toBe(3);
+    expect(stdout).toMatch(/custom sections equal: \d+ series/);
     const engineKeys = postgres ? ['snapshot_postgres_ms', 'snapshot_postgres_tables_ms'] : ['snapshot_pglite_ms', 'snapshot_pglite_tables_ms'];
     for (const key of ['ours_ms', 'duckdb_ms', 'ratio', 'report_ms', 'report_ratio', 'rss_mb', ...engineKeys]) expect(last[key], key).toBeTypeOf('number');
     expect(last.duckdb_ms as number).toBeGreaterThan(0);
@@ -67,13 +73,13 @@ describe('npm run bench:metrics', () => {
     expect(ratio.median).toBeLessThanOrEqual(ratio.q3);
     expect(ratio.q3).toBeLessThanOrEqual(ratio.max);
     expect((last.report_ratio_spread as { n: number }).n).toBe(3);
-    expect(last.orders).toEqual(['duckdb,report,ours', 'ours,report,duckdb', 'duckdb,report,ours']);
+    expect(last.orders).toEqual(['duckdb_custom,custom,duckdb,report,ours', 'ours,report,duckdb,custom,duckdb_custom', 'duckdb_custom,custom,duckdb,report,ours']);
     const load = last.load as { cpus: number; before: number[]; after: number[]; during: number[] };
     expect(load.cpus).toBeGreaterThan(0);
     expect(load.before).toHaveLength(3);
     expect(load.after).toHaveLength(3);
     expect(load.during).toHaveLength(2);
-    expect(stdout).toMatch(/round 3\/3 \(duckdb, report, ours; load [\d.]+\): duckdb \d+, report \d+, ours \d+; ratio [\d.]+, report_ratio [\d.]+/);
+    expect(stdout).toMatch(/round 3\/3 \(duckdb_custom, custom, duckdb, report, ours; load [\d.]+\): duckdb_custom \d+, custom \d+, duckdb \d+, report \d+, ours \d+; ratio [\d.]+, report_ratio [\d.]+, custom_ratio [\d.]+/);
     expect(stdout).toMatch(/ratio \(ours \/ duckdb\): median [\d.]+ \(min-max [\d.]+-[\d.]+, IQR [\d.]+-[\d.]+, 3 rounds\)/);
     expect(stdout).toMatch(/machine load: \d+ CPUs; load average \(1, 5, 15 min\) before/);
     expect(last.snapshot_postgres_ms === null).toBe(!postgres);
