@@ -175,6 +175,16 @@ export const MAX_SERIES_NAME_LENGTH = 100;
 export const MAX_FILTER_VALUES = 100;
 export const MAX_FILTER_VALUE_LENGTH = 255;
 
+/**
+ * What a custom section's chart settings offer (its series decide their own units, so its data
+ * category is its values as they are): line and bar charts at any resolution.
+ */
+export const CUSTOM_SECTION_CHOICES = {
+  supported_data_types: ['line_chart', 'bar_chart', 'stacked_bar_chart'],
+  supported_grouping_periods: ['week', 'month', 'quarter', 'year'],
+  data_categories: ['values'],
+} as const satisfies Record<string, readonly string[]>;
+
 export const SERIES_NAME_REQUIRED = 'Name is required';
 export const ARGUMENT_REQUIRED = 'Required';
 export const ARGUMENT_NOT_NUMBER = 'Value must be a number';

@@ -7,7 +7,7 @@ import { ApiError, type ApiErrorEntry } from '../http/errors';
 import { TOTAL_NAME, TOTAL_SEGMENTER_ID, type SectionDefinitionItem } from '../metrics/definitions/segmenters';
 import { canEdit } from '../reports/access';
 import { accountConfigProblems, customFieldsOf, customSegmentIds, readableConfig } from '../reports/customSections';
-import { USER_FILTERED_DEFINITION_ID, normalizedConfig, type CustomSectionConfig } from '../../models/customSections';
+import { CUSTOM_SECTION_CHOICES, USER_FILTERED_DEFINITION_ID, normalizedConfig, type CustomSectionConfig } from '../../models/customSections';
 import { REPORT_NOT_FOUND, reportExists, SECTION_NOT_FOUND } from '../reports/reports';
 import {
   addSection,
@@ -99,8 +99,9 @@ const CreateBody = Type.Object(
 );
 
 /** What a custom section can be: its charts, resolutions and data category. */
-const CUSTOM_DATA_TYPES: readonly string[] = ['line_chart', 'bar_chart', 'stacked_bar_chart'];
-const CUSTOM_RESOLUTIONS: readonly string[] = ['week', 'month', 'quarter', 'year'];
+const CUSTOM_DATA_TYPES: readonly string[] = CUSTOM_SECTION_CHOICES.supported_data_types;
+const CUSTOM_RESOLUTIONS: readonly string[] = CUSTOM_SECTION_CHOICES.supported_grouping_periods;
+const CUSTOM_DATA_CATEGORIES: readonly string[] = CUSTOM_SECTION_CHOICES.data_categories;
 export const NOT_CUSTOM = 'Only a custom section’s calculation can be edited';
 
 const SectionParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -238,7 +239,7 @@ export const reportSectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (change.data_type !== undefined && !CUSTOM_DATA_TYPES.includes(change.data_type)) problems.push({ detail: UNSUPPORTED_DATA_TYPE, source: { pointer: '/data_type' } });
         if (change.resolution !== undefined && !CUSTOM_RESOLUTIONS.includes(change.resolution)) problems.push({ detail: UNSUPPORTED_RESOLUTION, source: { pointer: '/resolution' } });
         change.data_categories?.forEach((category, k) => {
-          if (category !== 'values') problems.push({ detail: UNSUPPORTED_DATA_CATEGORY, source: { pointer: `/data_categories/${k}` } });
+          if (!CUSTOM_DATA_CATEGORIES.includes(category)) problems.push({ detail: UNSUPPORTED_DATA_CATEGORY, source: { pointer: `/data_categories/${k}` } });
         });
         if (sentConfig === undefined) change.segment_ids?.forEach((id, k) => {
           if (id !== TOTAL_SEGMENTER_ID && !groups.includes(id)) problems.push({ detail: UNKNOWN_SEGMENT, source: { pointer: `/segment_ids/${k}` } });

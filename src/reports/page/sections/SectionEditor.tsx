@@ -6,6 +6,7 @@ import { SectionMenu } from './SectionMenu';
 import { SectionSegmentsModal } from './SectionSegmentsModal';
 import { SectionSettingsModal } from './SectionSettingsModal';
 import type { SectionChange, SectionDefinition } from './sectionsApi';
+import { CUSTOM_SECTION_CHOICES, USER_FILTERED_DEFINITION_ID } from '../../../../models/customSections';
 
 /**
  * What the report page does for a section's editing (useSectionEditing): each call shows the
@@ -39,6 +40,8 @@ export interface SectionEditorProps {
 export function SectionEditor({ section, segmentId, first, last, definition, calculationHref, actions }: SectionEditorProps) {
   const [dialog, setDialog] = useState<'settings' | 'segments' | null>(null);
   const close = () => setDialog(null);
+  // A custom section is not in the catalogue: its chart settings are the same for every one.
+  const choices = section.definition_id === USER_FILTERED_DEFINITION_ID ? CUSTOM_SECTION_CHOICES : definition;
 
   const confirmDelete = () =>
     modals.openConfirmModal({
@@ -56,7 +59,7 @@ export function SectionEditor({ section, segmentId, first, last, definition, cal
         segmentId={segmentId}
         first={first}
         last={last}
-        settingsAvailable={definition !== undefined}
+        settingsAvailable={choices !== undefined}
         calculationHref={calculationHref}
         onMoveUp={() => void actions.move(section.id, -1).catch(() => undefined)}
         onMoveDown={() => void actions.move(section.id, 1).catch(() => undefined)}
@@ -64,8 +67,8 @@ export function SectionEditor({ section, segmentId, first, last, definition, cal
         onOpenSegments={() => setDialog('segments')}
         onDelete={confirmDelete}
       />
-      {definition && (
-        <SectionSettingsModal opened={dialog === 'settings'} onClose={close} section={section} definition={definition} onSave={(changes) => actions.saveSettings(section.id, changes)} />
+      {choices && (
+        <SectionSettingsModal opened={dialog === 'settings'} onClose={close} section={section} definition={choices} onSave={(changes) => actions.saveSettings(section.id, changes)} />
       )}
       <SectionSegmentsModal
         opened={dialog === 'segments'}

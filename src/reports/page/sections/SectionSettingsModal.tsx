@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Select, Stack, Switch } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { ReportSection } from '../reportApi';
-import type { SectionChange, SectionDefinition } from './sectionsApi';
+import type { SectionChange } from './sectionsApi';
 
 type DisplayChange = Extract<SectionChange, { data_type: unknown }>;
 type CategoryChange = Extract<SectionChange, { data_categories: unknown }>;
@@ -22,11 +22,18 @@ export const DATA_CATEGORY_LABELS: Record<string, string> = {
 
 const options = (values: readonly string[], labels: Record<string, string>) => values.map((value) => ({ value, label: labels[value] ?? value }));
 
+/** What the dialog offers: a catalogue definition's choices, or a custom section's (CUSTOM_SECTION_CHOICES). */
+export interface SettingsChoices {
+  readonly supported_data_types: readonly string[];
+  readonly supported_grouping_periods: readonly string[];
+  readonly data_categories: readonly string[];
+}
+
 interface SectionSettingsModalProps {
   opened: boolean;
   onClose(): void;
   section: ReportSection;
-  definition: SectionDefinition;
+  definition: SettingsChoices;
   /** Saves what changed (chart type with hierarchy and resolution, then the data category); rejects when it could not. */
   onSave(changes: SectionChange[]): Promise<void>;
 }

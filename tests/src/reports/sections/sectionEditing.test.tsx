@@ -399,6 +399,26 @@ describe('the ways to the custom section editor', () => {
     await waitFor(() => expect(location.history?.at(-1)).toBe(`/reports/${SECRET}/new-section/sec-custom`));
   });
 
+  it('offers a custom section’s chart settings: line or bar charts at any resolution, its values as they are', async () => {
+    const user = userEvent.setup({ delay: null });
+    const { api } = renderPage(reportWithCustomSection());
+    const menu = await openMenu(user, 'Annual plans');
+    await user.click(within(menu).getByRole('menuitem', { name: 'Chart settings' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Chart settings: Annual plans' });
+    await user.click(within(dialog).getByRole('combobox', { name: 'Chart type' }));
+    expect((await screen.findAllByRole('option')).map((option) => option.textContent)).toEqual(['Line chart', 'Bar chart', 'Stacked bar chart']);
+    await user.click(screen.getByRole('option', { name: 'Stacked bar chart' }));
+    await user.click(within(dialog).getByRole('combobox', { name: 'Resolution' }));
+    expect((await screen.findAllByRole('option')).map((option) => option.textContent)).toEqual(['Week', 'Month', 'Quarter', 'Year']);
+    await user.click(screen.getByRole('option', { name: 'Week' }));
+    await user.click(within(dialog).getByRole('combobox', { name: 'Data category' }));
+    expect((await screen.findAllByRole('option')).map((option) => option.textContent)).toEqual(['Money']);
+    await user.click(screen.getByRole('option', { name: 'Money' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Chart settings: Annual plans' })).not.toBeInTheDocument());
+    expect(api.requestsTo('PUT /business_report/sections/sec-custom').map((request) => request.body)).toEqual([{ data_type: 'stacked_bar_chart', use_hierarchy: false, resolution: 'week' }]);
+  });
+
   it('has no “Edit calculation” for a catalogue chart', async () => {
     const user = userEvent.setup();
     renderPage(reportWithCustomSection());
