@@ -170,9 +170,19 @@ test('an editor builds a two-series custom section split by country, and its poi
   expect(values.reduce((sum, value) => sum + value, 0)).toBeCloseTo(shown, 2);
   expect(amountOf(await rows.last().locator('td').last().innerText())).toBeCloseTo(shown, 2);
 
-  // The section's menu leads back to its calculation, as saved.
   await details.getByRole('button', { name: 'Close details' }).click();
   await expect(details).toBeHidden();
+
+  // Its chart settings offer a custom section's charts: as bars, drawn again once recalculated.
+  await section.getByRole('button', { name: `Section menu of ${TITLE}` }).click();
+  await page.getByRole('menuitem', { name: 'Chart settings' }).click();
+  const settings = page.getByRole('dialog', { name: `Chart settings: ${TITLE}` });
+  await pick(page, settings.getByRole('combobox', { name: 'Chart type' }), 'Bar chart');
+  await settings.getByRole('button', { name: 'Save' }).click();
+  await expect(settings).toBeHidden();
+  await expect(section.locator('.apexcharts-bar-series')).toBeAttached({ timeout: 30_000 });
+
+  // The section's menu leads back to its calculation, as saved.
   await section.getByRole('button', { name: `Section menu of ${TITLE}` }).click();
   await page.getByRole('menuitem', { name: 'Edit calculation' }).click();
   await expect(page).toHaveURL(new RegExp(`/reports/${secret}/new-section/[^/]+$`));
