@@ -1,7 +1,5 @@
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { setPasswordHashCostForTests } from '../../../server/auth/password';
-import { LOW_PASSWORD_COST } from '../helpers/passwordCost';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../server/app';
 import { TEST_CONFIG } from '../helpers/app';
 import {
@@ -66,9 +64,6 @@ describe('POST /api/v11/users/sign_in', () => {
   });
 
   it('spends as long on an unknown e-mail as on a wrong password', async () => {
-    // At the production cost (tests/server/setup.ts lowers it): the owner's hash and the dummy one.
-    setPasswordHashCostForTests();
-    onTestFinished(() => setPasswordHashCostForTests(LOW_PASSWORD_COST));
     const owner = await signUp(t.app);
     const time = async (email: string) => {
       const started = performance.now();
