@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { signInAsNewOwner } from './support/auth';
+import { connectThroughOAuth } from './support/oauth';
 import { expect, test } from './support/test';
 
 /**
@@ -39,8 +40,7 @@ test('connects HubSpot by OAuth, configures its attribute, syncs the deals and t
   const card = page.getByRole('region', { name: 'HubSpot' });
   await expect(card.getByText('Configuration needed')).toBeVisible();
   // OAuth: /users/auth/hubspot → the fake's consent page → the callback → back to Settings.
-  await card.getByRole('button', { name: 'Connect HubSpot' }).click();
-  await expect(page).toHaveURL(/\/settings\?integration=hubspot&status=connected$/);
+  await connectThroughOAuth(page, card.getByRole('button', { name: 'Connect HubSpot' }), 'hubspot');
 
   // Authorized, not configured yet: the card opens the dialog now.
   await expect(card.getByText('Configuration needed')).toBeVisible();

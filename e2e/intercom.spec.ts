@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { signInAsNewOwner } from './support/auth';
+import { connectThroughOAuth } from './support/oauth';
 import { expect, test } from './support/test';
 
 /**
@@ -31,8 +32,7 @@ test('connects Intercom by OAuth, configures where the public id is, syncs the c
   const card = page.getByRole('region', { name: 'Intercom' });
   await expect(card.getByText('Configuration needed')).toBeVisible();
   // OAuth: /users/auth/intercom → the fake's consent page → the callback → back to Settings.
-  await card.getByRole('button', { name: 'Connect Intercom' }).click();
-  await expect(page).toHaveURL(/\/settings\?integration=intercom&status=connected$/);
+  await connectThroughOAuth(page, card.getByRole('button', { name: 'Connect Intercom' }), 'intercom');
 
   // Authorized, not configured yet: the card opens the dialog now.
   await expect(card.getByText('Configuration needed')).toBeVisible();

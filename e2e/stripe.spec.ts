@@ -1,4 +1,5 @@
 import { signInAsNewOwner } from './support/auth';
+import { connectThroughOAuth } from './support/oauth';
 import { expect, test } from './support/test';
 
 /**
@@ -25,8 +26,7 @@ test('connects Stripe through the OAuth redirect; the card ends Connected', asyn
   const owner = await signInAsNewOwner(page, request, 'stripe');
   await page.goto('/settings');
   // The card sends the browser to /users/auth/stripe?authorization=…&frontend_request=true&redirect_url=…/settings.
-  await page.getByRole('region', { name: 'Stripe' }).getByRole('button', { name: 'Connect Stripe' }).click();
-  await expect(page).toHaveURL(/\/settings\?integration=stripe&status=connected$/);
+  await connectThroughOAuth(page, page.getByRole('region', { name: 'Stripe' }).getByRole('button', { name: 'Connect Stripe' }), 'stripe');
 
   const stripe = async () => {
     const answer = await request.get('/api/v11/integrations', { headers: { authorization: `Bearer ${owner.token}` } });
