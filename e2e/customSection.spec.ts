@@ -1,6 +1,7 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { newPerson, signInThroughForm, signUpThroughApi } from './support/auth';
 import { amountOf, detailsFigures, openPoint } from './support/details';
+import { createMrrReport, csvColumns, importPaymentsThroughApi, monthStart, paymentsCsv, setCustomerAttributeThroughApi } from './support/seeding';
 import { expect, test } from './support/test';
 
 /**
@@ -19,60 +20,18 @@ const CUSTOMERS = [
   { id: 'munich-pro', product: 'Pro', monthly: 200, country: 'Germany' },
   { id: 'hamburg-basic', product: 'Basic', monthly: 50, country: 'Germany' },
 ];
-const COLUMNS = ['customer_id', 'started_at', 'ended_at', 'monthly_amount', 'product'] as const;
 const TITLE = 'MRR by country';
-
-const day = (date: Date) => date.toISOString().slice(0, 10);
-
-/** Each customer paying for its product from six months ago to next month. */
-function paymentsCsv(start: Date): string {
-  const today = new Date();
-  const end = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 2, 1));
-  return [COLUMNS.join(','), ...CUSTOMERS.map((c) => `${c.id},${day(start)},${day(end)},${c.monthly}.00,${c.product}`)].join('\n') + '\n';
-}
 
 /**
  * The payments imported as the import page does (the file, then its mapping), the Country
  * attribute made and set on each customer, and a report with an MRR chart.
  */
 async function seedAccount(request: APIRequestContext, token: string): Promise<{ secret: string }> {
-  const headers = { authorization: `Bearer ${token}` };
-  const today = new Date();
-  const start = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 6, 1));
-
-  const upload = await request.post('/api/v11/subscriptions/csv_import', {
-    headers,
-    multipart: { paying_customers: { name: 'payments.csv', mimeType: 'text/csv', buffer: Buffer.from(paymentsCsv(start)) } },
-  });
-  expect(upload.status()).toBe(200);
-  const { id: importId } = (await upload.json()) as { id: string };
-  const mapping = Object.fromEntries(COLUMNS.map((column, index) => [column, index]));
-  const finalized = await request.post(`/api/v11/subscriptions/csv_import/${importId}/finalize`, { headers, data: { ...mapping, skip_headers: true } });
-  expect(finalized.status()).toBeLessThan(300);
-  await expect
-    .poll(async () => ((await (await request.get(`/api/v11/subscriptions/csv_import/${importId}`, { headers })).json()) as { status: string }).status, { timeout: 30_000 })
-    .toBe('done');
-
-  const attribute = await request.post('/api/v11/object_attributes', { headers, data: { name: 'Country', object: 'customer' } });
-  expect(attribute.status()).toBe(201);
-  const { segment_id: segmentId } = (await attribute.json()) as { segment_id: string };
-
-  const listed = await request.get('/api/v11/customers', { headers });
-  expect(listed.status()).toBe(200);
-  const { items } = (await listed.json()) as { items: { id: string; public_id: string | null; name: string }[] };
-  for (const customer of CUSTOMERS) {
-    const row = items.find((item) => item.public_id === customer.id || item.name === customer.id);
-    if (!row) throw new Error(`customer ${customer.id} not imported`);
-    const set = await request.put(`/api/v11/customer_segment_values/${row.id}/${segmentId}`, {
-      headers,
-      data: { year: start.getUTCFullYear(), month: start.getUTCMonth() + 1, value: customer.country },
-    });
-    expect(set.status()).toBe(200);
-  }
-
-  const report = await request.post('/api/v11/business_reports', { headers, data: { title: 'Custom sections e2e', sections: [{ definition_id: 'mrr' }] } });
-  expect(report.status()).toBe(201);
-  return (await report.json()) as { secret: string };
+  const from = monthStart(-6);
+  const csv = paymentsCsv(CUSTOMERS, from);
+  await importPaymentsThroughApi(request, token, csv, { mapping: Object.fromEntries(csvColumns(csv).map((column, index) => [column, index])) });
+  await setCustomerAttributeThroughApi(request, token, 'Country', Object.fromEntries(CUSTOMERS.map((c) => [c.id, c.country])), from);
+  return createMrrReport(request, token, 'Custom sections e2e');
 }
 
 /** Picks `option` of the combobox `field` (a Mantine Select or MultiSelect). */

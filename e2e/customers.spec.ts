@@ -1,5 +1,6 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { signInAsNewOwner } from './support/auth';
+import { importPaymentsThroughApi, paymentsCsv } from './support/seeding';
 import { expect, test } from './support/test';
 
 /**
@@ -14,33 +15,11 @@ const CUSTOMERS = [
   { id: 'gamma-co', monthly: 300 },
 ];
 
-const day = (date: Date) => date.toISOString().slice(0, 10);
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-
-/** Each customer paying from six months ago to next month. */
-function paymentsCsv(): string {
-  const today = new Date();
-  const start = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 6, 1));
-  const end = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 2, 1));
-  return ['customer_id,started_at,ended_at,monthly_amount', ...CUSTOMERS.map((c) => `${c.id},${day(start)},${day(end)},${c.monthly}.00`)].join('\n') + '\n';
-}
-
-async function importPayments(request: APIRequestContext, token: string): Promise<void> {
-  const headers = { authorization: `Bearer ${token}` };
-  const upload = await request.post('/api/v11/subscriptions/csv_import', {
-    headers,
-    multipart: { column_order: 'customer_id,started_at,ended_at,monthly_amount', paying_customers: { name: 'payments.csv', mimeType: 'text/csv', buffer: Buffer.from(paymentsCsv()) } },
-  });
-  expect(upload.status()).toBe(200);
-  const { id } = (await upload.json()) as { id: string };
-  await expect
-    .poll(async () => ((await (await request.get(`/api/v11/subscriptions/csv_import/${id}`, { headers })).json()) as { status: string }).status, { timeout: 30_000 })
-    .toBe('done');
-}
 
 async function openCustomers(page: Page, request: APIRequestContext): Promise<void> {
   const owner = await signInAsNewOwner(page, request, 'customers');
-  await importPayments(request, owner.token);
+  await importPaymentsThroughApi(request, owner.token, paymentsCsv(CUSTOMERS));
   await page.getByRole('link', { name: 'Customers' }).first().click();
   await expect(page).toHaveURL(/\/customers$/);
   await expect(customersTable(page).getByRole('link', { name: 'alpha-co' })).toBeVisible();

@@ -1,14 +1,9 @@
 import { signInAsNewOwner } from './support/auth';
+import { importPaymentsThroughApi, monthStart, paymentsCsv } from './support/seeding';
 import { expect, test } from './support/test';
 
 /** Payments of the dialog's four columns: `count` customers paying $100 a month for the last months. */
-function paymentsCsv(count: number): string {
-  const today = new Date();
-  const start = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 5, 1));
-  const end = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 1));
-  const day = (date: Date) => date.toISOString().slice(0, 10);
-  return ['customer_id,started_at,ended_at,monthly_amount', ...Array.from({ length: count }, (_, k) => `e2e-${k + 1},${day(start)},${day(end)},100.00`)].join('\n') + '\n';
-}
+const recentPayments = (count: number) => paymentsCsv(Array.from({ length: count }, (_, k) => ({ id: `e2e-${k + 1}`, monthly: 100 })), monthStart(-5), monthStart(1));
 
 test.describe('reports', () => {
   test('a report made from the library shows its charts, turns stale when data is imported in another tab, and recalculates on Refresh', async ({ page, request, context }) => {
@@ -28,18 +23,7 @@ test.describe('reports', () => {
 
     // Another tab imports payments (through the API, as the import dialog does).
     const other = await context.newPage();
-    const upload = await other.request.post('/api/v11/subscriptions/csv_import', {
-      headers: { authorization: `Bearer ${owner.token}` },
-      multipart: {
-        column_order: 'customer_id,started_at,ended_at,monthly_amount',
-        paying_customers: { name: 'payments.csv', mimeType: 'text/csv', buffer: Buffer.from(paymentsCsv(3)) },
-      },
-    });
-    expect(upload.status()).toBe(200);
-    const { id } = (await upload.json()) as { id: string };
-    await expect
-      .poll(async () => ((await (await other.request.get(`/api/v11/subscriptions/csv_import/${id}`, { headers: { authorization: `Bearer ${owner.token}` } })).json()) as { status: string }).status, { timeout: 30_000 })
-      .toBe('done');
+    await importPaymentsThroughApi(other.request, owner.token, recentPayments(3));
     await other.close();
 
     // The report page, not reloaded, hears that its data changed.

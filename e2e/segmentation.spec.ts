@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { newPerson, signInThroughForm, signUpThroughApi } from './support/auth';
+import { createMrrReport, importPaymentsThroughApi, monthStart, paymentsCsv, setCustomerAttributeThroughApi } from './support/seeding';
 import { expect, test } from './support/test';
 
 /**
@@ -14,51 +15,12 @@ const CUSTOMERS = [
   { id: 'big-co', monthly: 300, employees: '300' },
 ];
 
-const day = (date: Date) => date.toISOString().slice(0, 10);
-
-/** Each customer paying from six months ago to next month. */
-function paymentsCsv(start: Date): string {
-  const today = new Date();
-  const end = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 2, 1));
-  return ['customer_id,started_at,ended_at,monthly_amount', ...CUSTOMERS.map((c) => `${c.id},${day(start)},${day(end)},${c.monthly}.00`)].join('\n') + '\n';
-}
-
 /** Payments imported from a CSV, the Employees attribute made and set on each customer, and a report with an MRR chart. */
 async function seedAccount(request: APIRequestContext, token: string): Promise<{ secret: string }> {
-  const headers = { authorization: `Bearer ${token}` };
-  const today = new Date();
-  const start = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 6, 1));
-
-  const upload = await request.post('/api/v11/subscriptions/csv_import', {
-    headers,
-    multipart: { column_order: 'customer_id,started_at,ended_at,monthly_amount', paying_customers: { name: 'payments.csv', mimeType: 'text/csv', buffer: Buffer.from(paymentsCsv(start)) } },
-  });
-  expect(upload.status()).toBe(200);
-  const { id: importId } = (await upload.json()) as { id: string };
-  await expect
-    .poll(async () => ((await (await request.get(`/api/v11/subscriptions/csv_import/${importId}`, { headers })).json()) as { status: string }).status, { timeout: 30_000 })
-    .toBe('done');
-
-  const attribute = await request.post('/api/v11/object_attributes', { headers, data: { name: 'Employees', object: 'customer' } });
-  expect(attribute.status()).toBe(201);
-  const { segment_id: segmentId } = (await attribute.json()) as { segment_id: string };
-
-  const listed = await request.get('/api/v11/customers', { headers });
-  expect(listed.status()).toBe(200);
-  const { items } = (await listed.json()) as { items: { id: string; public_id: string | null; name: string }[] };
-  for (const customer of CUSTOMERS) {
-    const row = items.find((item) => item.public_id === customer.id || item.name === customer.id);
-    if (!row) throw new Error(`customer ${customer.id} not imported`);
-    const set = await request.put(`/api/v11/customer_segment_values/${row.id}/${segmentId}`, {
-      headers,
-      data: { year: start.getUTCFullYear(), month: start.getUTCMonth() + 1, value: customer.employees },
-    });
-    expect(set.status()).toBe(200);
-  }
-
-  const report = await request.post('/api/v11/business_reports', { headers, data: { title: 'Segmentation e2e', sections: [{ definition_id: 'mrr' }] } });
-  expect(report.status()).toBe(201);
-  return (await report.json()) as { secret: string };
+  const from = monthStart(-6);
+  await importPaymentsThroughApi(request, token, paymentsCsv(CUSTOMERS, from));
+  await setCustomerAttributeThroughApi(request, token, 'Employees', Object.fromEntries(CUSTOMERS.map((c) => [c.id, c.employees])), from);
+  return createMrrReport(request, token, 'Segmentation e2e');
 }
 
 const settingsSection = (page: Page) => page.getByRole('region', { name: 'Segmentation' });

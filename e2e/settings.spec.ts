@@ -2,6 +2,7 @@ import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { signInAsNewOwner } from './support/auth';
 import { columnTooltip, pointTooltip } from './support/charts';
 import { addMonths, shownMoney } from './support/demoNumbers';
+import { importPaymentsThroughApi } from './support/seeding';
 import { expect, test } from './support/test';
 
 /**
@@ -22,22 +23,6 @@ const section = (page: Page, title: string) => page.getByRole('region', { name: 
 const drawer = (page: Page) => page.getByRole('dialog', { name: 'Account settings' });
 const attributes = (page: Page) => page.getByRole('region', { name: 'Custom attributes' });
 
-
-/** Imports `csv` with the import page's mapping (column index per field) and waits until it is done. */
-async function importPayments(request: APIRequestContext, token: string, csv: string, mapping: Record<string, number>): Promise<void> {
-  const headers = { authorization: `Bearer ${token}` };
-  const upload = await request.post('/api/v11/subscriptions/csv_import', {
-    headers,
-    multipart: { paying_customers: { name: 'payments.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) } },
-  });
-  expect(upload.status()).toBe(200);
-  const { id } = (await upload.json()) as { id: string };
-  const finalize = await request.post(`/api/v11/subscriptions/csv_import/${id}/finalize`, { headers, data: { ...mapping, skip_headers: true } });
-  expect(finalize.status()).toBe(200);
-  await expect
-    .poll(async () => ((await (await request.get(`/api/v11/subscriptions/csv_import/${id}`, { headers })).json()) as { status: string }).status, { timeout: 30_000 })
-    .toBe('done');
-}
 
 /** A report of `definitions` over `from`..`to` (made through the API, as the library does); answers its secret. */
 async function createReport(request: APIRequestContext, token: string, definitions: string[], from: string, to: string): Promise<string> {
@@ -90,7 +75,7 @@ test('a longer churn window bridges a month without payments: the report no long
     `gap-co,INV-1,${firstDay(addMonths(start, 1))},2,100.00,USD`,
     `gap-co,INV-2,${firstDay(addMonths(start, 4))},3,100.00,USD`,
   ].join('\n');
-  await importPayments(request, owner.token, `${csv}\n`, { customer_id: 0, invoice_number: 1, started_at: 2, months: 3, monthly_amount: 4, currency: 5 });
+  await importPaymentsThroughApi(request, owner.token, `${csv}\n`, { mapping: { customer_id: 0, invoice_number: 1, started_at: 2, months: 3, monthly_amount: 4, currency: 5 } });
   const secret = await createReport(request, owner.token, ['churned_customers'], start, addMonths(current(), -1));
 
   await page.goto(`/reports/${secret}`);
@@ -115,7 +100,7 @@ test('the account’s own exchange rates convert euro payments into the account 
   const start = addMonths(current(), -4);
   const month = addMonths(start, 2);
   const csv = ['customer_id,invoice_number,started_at,months,monthly_amount,currency', `euro-co,INV-1,${firstDay(start)},6,100.00,EUR`].join('\n');
-  await importPayments(request, owner.token, `${csv}\n`, { customer_id: 0, invoice_number: 1, started_at: 2, months: 3, monthly_amount: 4, currency: 5 });
+  await importPaymentsThroughApi(request, owner.token, `${csv}\n`, { mapping: { customer_id: 0, invoice_number: 1, started_at: 2, months: 3, monthly_amount: 4, currency: 5 } });
   const secret = await createReport(request, owner.token, ['mrr'], start, addMonths(current(), -1));
 
   await page.goto(`/reports/${secret}`);
