@@ -8,8 +8,8 @@ import { SEGMENT_PAIR_REQUIRED } from '../../../server/reports/sharing';
 import { UNKNOWN_FILTER_SEGMENT } from '../../../server/reports/reportFilters';
 import { filterQuery, type FilterItem } from '../../../models/reportFilter';
 import { createAuthTestApp, errorsOf, expectSignInRequired, signUp, type AuthTestApp, type SignedUp } from '../auth/support';
-import { multipart } from '../attack/support';
 import { testEngine } from '../helpers/database';
+import { seedPlanAccount } from '../helpers/planAccount';
 
 /**
  * Report sharing over the API (docs/sharing.md): share links (plain and pinned to a segment
@@ -68,27 +68,8 @@ const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, who?: Signe
 
 const metricsOf = (instance: FastifyInstance) => (instance.reports as unknown as { metrics: MetricsService }).metrics;
 
-async function upload(who: SignedUp, url: string, field: string, csv: string): Promise<string> {
-  const form = multipart([{ name: field, filename: 'data.csv', type: 'text/csv', content: csv }]);
-  const response = await app.inject({ method: 'POST', url: `${API_PREFIX}${url}`, headers: { authorization: who.authorization, 'content-type': form.contentType }, payload: form.payload });
-  expect(response.statusCode, response.body).toBe(200);
-  return (response.json() as { import_id: string }).import_id;
-}
-
 /** Payments from a CSV import, a customer attribute with values from an attribute import. */
-async function seedAccount(who: SignedUp, rows: string[], planValues: string[], segment: string): Promise<void> {
-  const done = await upload(who, '/subscriptions/csv_import', 'paying_customers', ['customer_id,invoice_number,started_at,months,monthly_amount,customer_name,product,units', ...rows].join('\n'));
-  const finalize = await api('POST', `/subscriptions/csv_import/${done}/finalize`, who, { skip_headers: true, customer_id: 0, invoice_number: 1, started_at: 2, months: 3, monthly_amount: 4, customer_name: 5, product: 6, units: 7 });
-  expect(finalize.statusCode, finalize.body).toBe(200);
-  await app.imports.settled();
-  const account = who.user.account_id;
-  await harness.db.kysely.insertInto('object_attributes').values({ account_id: account, id: `${segment}-att`, name: PLAN, object: 'customer' }).execute();
-  await harness.db.kysely.insertInto('customer_segments').values({ account_id: account, id: segment, object_attribute_id: `${segment}-att`, name: PLAN }).execute();
-  const values = await upload(who, '/segments_importer/draft', 'csv', ['customer,plan', ...planValues].join('\n'));
-  const finalized = await api('POST', '/segments_importer/finalize', who, { import_id: values, public_id_column_index: 0, segment_column_index: 1, skip_headers: true, customer_segment_id: segment });
-  expect(finalized.statusCode, finalized.body).toBe(200);
-  await app.imports.settled();
-}
+const seedAccount = (who: SignedUp, rows: string[], values: string[], segment: string) => seedPlanAccount(harness, who, { rows, values, segment, attribute: PLAN });
 
 async function createReport(who: SignedUp, title: string): Promise<{ id: string; secret: string }> {
   const created = await api('POST', '/business_reports', who, { title, sections: [{ definition_id: 'mrr' }, { definition_id: 'customers' }] });
