@@ -45,6 +45,19 @@ describe('the shipped ECB history', () => {
       expect(await loadEcbHistoryIfEmpty(db)).toBe(0);
     });
 
+    it('loads the history once when two boots race on an empty database', async () => {
+      const fresh = await createTestDatabase();
+      try {
+        const added = await Promise.all([loadEcbHistoryIfEmpty(fresh), loadEcbHistoryIfEmpty(fresh)]);
+        expect(Math.min(...added)).toBe(0);
+        expect(Math.max(...added)).toBeGreaterThan(150_000);
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from exchange_rates`.execute(fresh.kysely);
+        expect(rows[0]?.n).toBe(Math.max(...added));
+      } finally {
+        await fresh.close();
+      }
+    });
+
     describe('daily refresh from the ECB feed', () => {
       let server: Server;
       let body = '';
