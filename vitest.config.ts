@@ -91,6 +91,7 @@ export default defineConfig({
           include: ['tests/server/**/*.test.ts'],
           exclude: process.env.DATABASE_URL ? DATABASE_FREE_SERVER_TESTS : [],
           environment: 'node',
+          setupFiles: ['tests/server/setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           pool: 'forks',

@@ -1,5 +1,7 @@
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { setPasswordHashCostForTests } from '../../../server/auth/password';
+import { SERVER_TEST_PASSWORD_COST } from '../helpers/passwordCost';
 import { buildApp } from '../../../server/app';
 import { TEST_CONFIG } from '../helpers/app';
 import {
@@ -64,6 +66,9 @@ describe('POST /api/v11/users/sign_in', () => {
   });
 
   it('spends as long on an unknown e-mail as on a wrong password', async () => {
+    // At the production cost (tests/server/setup.ts may lower it): the owner's hash and the dummy one.
+    setPasswordHashCostForTests();
+    onTestFinished(() => setPasswordHashCostForTests(SERVER_TEST_PASSWORD_COST));
     const owner = await signUp(t.app);
     const time = async (email: string) => {
       const started = performance.now();

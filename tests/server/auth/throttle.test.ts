@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../server/app';
 import { setPasswordHashCostForTests } from '../../../server/auth/password';
+import { LOW_PASSWORD_COST } from '../helpers/passwordCost';
 import { loadConfig } from '../../../server/config';
 import { openDatabase, type Database } from '../../../server/db/database';
 import { TEST_CONFIG } from '../helpers/app';
@@ -20,10 +21,9 @@ const newAddress = () => `203.0.113.${(address += 1)}`;
  * The test of attempts sent at once signs its owner up at the production cost: there the time a
  * password takes to judge is the window the count must not race in.
  */
-const TEST_COST = { N: 2 ** 10, r: 8, p: 1 };
 
 beforeAll(async () => {
-  setPasswordHashCostForTests(TEST_COST);
+  setPasswordHashCostForTests(LOW_PASSWORD_COST);
   t = await createAuthTestApp();
 });
 afterAll(() => t.close());
@@ -89,7 +89,7 @@ describe('POST /api/v11/users/sign_in throttling', () => {
       expect({ judged, refused }).toEqual({ judged: 10, refused: 190 });
       expect((await signIn(t.app, owner.email, owner.password, ip)).statusCode).toBe(429);
     } finally {
-      setPasswordHashCostForTests(TEST_COST);
+      setPasswordHashCostForTests(LOW_PASSWORD_COST);
       await other.close();
       if (otherDb !== t.db) await otherDb.close();
     }
