@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { signInThroughForm } from './support/auth';
 import { amountOf, openPoint } from './support/details';
+import { untilUpToDate } from './support/reportState';
 import { expect, test } from './support/test';
 
 /**
@@ -21,14 +22,7 @@ async function openBusinessOverview(page: Page): Promise<void> {
   await expect(page).toHaveURL(/\/reports\/[A-Za-z0-9]{32}$/);
   // Other specs import into the shared demo account: recompute a report left outdated, so the
   // chart shows the numbers of the data the details are computed from.
-  const main = page.getByRole('main');
-  const upToDate = main.locator('.mantine-Badge-root').filter({ hasText: /^Up to date$/ }).first();
-  const outdated = main.locator('.mantine-Badge-root').filter({ hasText: /^Outdated$/ }).first();
-  await expect(upToDate.or(outdated).first()).toBeVisible({ timeout: 20_000 });
-  if (await outdated.isVisible()) {
-    await page.getByRole('button', { name: 'Recalculate' }).click();
-    await expect(upToDate).toBeVisible({ timeout: 60_000 });
-  }
+  await untilUpToDate(page);
 }
 
 test('a data point’s customers add up to it, and a customer opens with its payments', async ({ page }) => {

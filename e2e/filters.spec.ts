@@ -3,6 +3,7 @@ import { signInThroughForm } from './support/auth';
 import { addMonths } from './support/demoNumbers';
 import { detailsFigures, openPoint } from './support/details';
 import { removeDataDir, startServer, type RunningServer } from './support/server';
+import { upToDateBadge } from './support/reportState';
 import { expect, test } from './support/test';
 import { FILTER_BLOCKED } from '../models/reportFilter';
 
@@ -49,10 +50,9 @@ async function openBusinessOverview(page: Page): Promise<void> {
   await expect(page).toHaveURL(/\/$/);
   await page.getByRole('link', { name: /^\d{4}-\d{2} business overview$/ }).click();
   await expect(page).toHaveURL(/\/reports\/[A-Za-z0-9]{32}$/);
-  await expect(upToDate(page)).toBeVisible({ timeout: 60_000 });
+  await expect(upToDateBadge(page)).toBeVisible({ timeout: 60_000 });
 }
 
-const upToDate = (page: Page) => page.getByRole('main').locator('.mantine-Badge-root').filter({ hasText: /^Up to date$/ }).first();
 const mrrSection = (page: Page) => page.getByRole('region', { name: 'MRR', exact: true });
 const picker = (page: Page) => page.getByRole('dialog', { name: 'Filter report' });
 
@@ -164,7 +164,7 @@ test.describe('report filters on the seeded demo account', () => {
     await page.getByRole('button', { name: 'Filter' }).click();
     await expect(picker(page)).toBeHidden();
     release();
-    await expect(upToDate(page)).toBeVisible({ timeout: 60_000 });
+    await expect(upToDateBadge(page)).toBeVisible({ timeout: 60_000 });
   });
 
   test('while filtered, a recalculation in the background is held until the filter is cleared', async ({ page }) => {
@@ -199,7 +199,7 @@ test.describe('report filters on the seeded demo account', () => {
     expect((await page.request.post(`${origin()}/api/v11/business_reports/${report}/refresh`, { headers })).status()).toBeLessThan(300);
 
     // The recalculation runs and ends (the badge is up to date again), while the filtered chart stays as it was.
-    await expect(upToDate(page)).toBeVisible({ timeout: 60_000 });
+    await expect(upToDateBadge(page)).toBeVisible({ timeout: 60_000 });
     await expect(page.getByRole('status', { name: 'Active filter' }).getByText('Plan is Growth', { exact: true })).toBeVisible();
     expect((await mrrOfLastCompleteMonth(page)).shown).toBe(growth.shown);
 
@@ -233,10 +233,10 @@ test.describe('report filters on the seeded demo account', () => {
     await expect(save).toBeEnabled();
     await save.click();
     await expect(drawer).toBeHidden();
-    await expect(upToDate(page)).toBeVisible({ timeout: 60_000 });
+    await expect(upToDateBadge(page)).toBeVisible({ timeout: 60_000 });
 
     await page.reload();
-    await expect(upToDate(page)).toBeVisible({ timeout: 60_000 });
+    await expect(upToDateBadge(page)).toBeVisible({ timeout: 60_000 });
     await expect(page.getByRole('status', { name: 'Active filter' }).getByText(/View: Plan is Growth/)).toBeVisible();
     await expect(page.getByRole('button', { name: 'Edit view' })).toBeVisible();
     expect((await mrrOfLastCompleteMonth(page)).shown).toBe(growth.shown);

@@ -1,7 +1,9 @@
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { signInAsNewOwner } from './support/auth';
 import { columnTooltip } from './support/charts';
 import { addMonths, shownMoney } from './support/demoNumbers';
+import { untilUpToDate } from './support/reportState';
+import { createReportThroughApi } from './support/seeding';
 import { expect, test } from './support/test';
 
 /**
@@ -11,45 +13,17 @@ import { expect, test } from './support/test';
  */
 
 const current = () => new Date().toISOString().slice(0, 7);
-const yearMonth = (month: string) => {
-  const [year, monthOfYear] = month.split('-').map(Number) as [number, number];
-  return { year, month: monthOfYear };
-};
 
 const newDrawer = (page: Page) => page.getByRole('dialog', { name: 'New payment' });
 const editDrawer = (page: Page) => page.getByRole('dialog', { name: /^Payment: / });
 const paymentsTable = (page: Page) => page.getByRole('table', { name: 'Payments' });
 const mrr = (page: Page) => page.getByRole('region', { name: 'MRR', exact: true });
 
-/** A report of the MRR section over the last three months, this one included (made through the API, as the library does). */
-async function createMrrReport(request: APIRequestContext, token: string): Promise<string> {
-  const start = yearMonth(addMonths(current(), -2));
-  const end = yearMonth(current());
-  const created = await request.post('/api/v11/business_reports', {
-    headers: { authorization: `Bearer ${token}` },
-    data: { title: 'Payments e2e', sections: [{ definition_id: 'mrr' }], period: { start_year: start.year, start_month: start.month, end_year: end.year, end_month: end.month } },
-  });
-  expect(created.status()).toBe(201);
-  return ((await created.json()) as { secret: string }).secret;
-}
-
-/** Waits until the report shows its numbers up to date (recalculating it when it says it is outdated). */
-async function upToDate(page: Page): Promise<void> {
-  const main = page.getByRole('main');
-  const fresh = main.locator('.mantine-Badge-root').filter({ hasText: /^Up to date$/ }).first();
-  const outdated = main.locator('.mantine-Badge-root').filter({ hasText: /^Outdated$/ }).first();
-  await expect(fresh.or(outdated).first()).toBeVisible({ timeout: 60_000 });
-  if (await outdated.isVisible()) {
-    await page.getByRole('button', { name: 'Recalculate' }).click();
-    await expect(fresh).toBeVisible({ timeout: 60_000 });
-  }
-}
-
 
 /** This month's MRR as the report's chart shows it. */
 async function expectMrr(page: Page, secret: string, minorUnits: number): Promise<void> {
   await page.goto(`/reports/${secret}`);
-  await upToDate(page);
+  await untilUpToDate(page);
   await expect(await columnTooltip(mrr(page), 2, current())).toContainText(`MRR: ${shownMoney(minorUnits, 'USD')}`);
 }
 
@@ -66,7 +40,8 @@ async function fillSubscription(drawer: Locator, { total, months, product, invoi
 test('payments made by hand: create and add another, see them in the table and the MRR, edit one and delete it', async ({ page, request }) => {
   test.setTimeout(240_000);
   const owner = await signInAsNewOwner(page, request, 'payments');
-  const secret = await createMrrReport(request, owner.token);
+  // A report of the MRR section over the last three months, this one included.
+  const { secret } = await createReportThroughApi(request, owner.token, { title: 'Payments e2e', from: addMonths(current(), -2), to: current() });
 
   await page.goto('/payments');
   await expect(page.getByText(/No payments yet/)).toBeVisible();

@@ -1,8 +1,9 @@
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { signInAsNewOwner } from './support/auth';
 import { columnTooltip, pointTooltip } from './support/charts';
 import { addMonths, shownMoney } from './support/demoNumbers';
-import { importPaymentsThroughApi } from './support/seeding';
+import { createReportThroughApi, importPaymentsThroughApi } from './support/seeding';
+import { untilUpToDate } from './support/reportState';
 import { expect, test } from './support/test';
 
 /**
@@ -14,43 +15,10 @@ import { expect, test } from './support/test';
 const current = () => new Date().toISOString().slice(0, 7);
 /** 'YYYY-MM' → 'YYYY-MM-01'. */
 const firstDay = (month: string) => `${month}-01`;
-const yearMonth = (month: string) => {
-  const [year, monthOfYear] = month.split('-').map(Number) as [number, number];
-  return { year, month: monthOfYear };
-};
 
 const section = (page: Page, title: string) => page.getByRole('region', { name: title, exact: true });
 const drawer = (page: Page) => page.getByRole('dialog', { name: 'Account settings' });
 const attributes = (page: Page) => page.getByRole('region', { name: 'Custom attributes' });
-
-
-/** A report of `definitions` over `from`..`to` (made through the API, as the library does); answers its secret. */
-async function createReport(request: APIRequestContext, token: string, definitions: string[], from: string, to: string): Promise<string> {
-  const start = yearMonth(from);
-  const end = yearMonth(to);
-  const created = await request.post('/api/v11/business_reports', {
-    headers: { authorization: `Bearer ${token}` },
-    data: {
-      title: 'Settings e2e',
-      sections: definitions.map((definition_id) => ({ definition_id })),
-      period: { start_year: start.year, start_month: start.month, end_year: end.year, end_month: end.month },
-    },
-  });
-  expect(created.status()).toBe(201);
-  return ((await created.json()) as { secret: string }).secret;
-}
-
-/** Waits until the report shows its numbers up to date (recalculating it when it says it is outdated). */
-async function upToDate(page: Page): Promise<void> {
-  const main = page.getByRole('main');
-  const fresh = main.locator('.mantine-Badge-root').filter({ hasText: /^Up to date$/ }).first();
-  const outdated = main.locator('.mantine-Badge-root').filter({ hasText: /^Outdated$/ }).first();
-  await expect(fresh.or(outdated).first()).toBeVisible({ timeout: 60_000 });
-  if (await outdated.isVisible()) {
-    await page.getByRole('button', { name: 'Recalculate' }).click();
-    await expect(fresh).toBeVisible({ timeout: 60_000 });
-  }
-}
 
 async function openAccountSettings(page: Page): Promise<Locator> {
   await page.goto('/settings');
@@ -76,10 +44,10 @@ test('a longer churn window bridges a month without payments: the report no long
     `gap-co,INV-2,${firstDay(addMonths(start, 4))},3,100.00,USD`,
   ].join('\n');
   await importPaymentsThroughApi(request, owner.token, `${csv}\n`, { mapping: { customer_id: 0, invoice_number: 1, started_at: 2, months: 3, monthly_amount: 4, currency: 5 } });
-  const secret = await createReport(request, owner.token, ['churned_customers'], start, addMonths(current(), -1));
+  const { secret } = await createReportThroughApi(request, owner.token, { title: 'Settings e2e', definitions: ['churned_customers'], from: start, to: addMonths(current(), -1) });
 
   await page.goto(`/reports/${secret}`);
-  await upToDate(page);
+  await untilUpToDate(page);
   const churned = section(page, 'Churned customers');
   await expect(await columnTooltip(churned, 3, gap)).toContainText('Churned customers: 1');
 
@@ -90,7 +58,7 @@ test('a longer churn window bridges a month without payments: the report no long
   await expect(page.getByRole('region', { name: 'Account' }).getByText('45 days')).toBeVisible();
 
   await page.goto(`/reports/${secret}`);
-  await upToDate(page);
+  await untilUpToDate(page);
   await expect(await columnTooltip(section(page, 'Churned customers'), 3, gap)).toContainText('Churned customers: 0');
 });
 
@@ -101,10 +69,10 @@ test('the account’s own exchange rates convert euro payments into the account 
   const month = addMonths(start, 2);
   const csv = ['customer_id,invoice_number,started_at,months,monthly_amount,currency', `euro-co,INV-1,${firstDay(start)},6,100.00,EUR`].join('\n');
   await importPaymentsThroughApi(request, owner.token, `${csv}\n`, { mapping: { customer_id: 0, invoice_number: 1, started_at: 2, months: 3, monthly_amount: 4, currency: 5 } });
-  const secret = await createReport(request, owner.token, ['mrr'], start, addMonths(current(), -1));
+  const { secret } = await createReportThroughApi(request, owner.token, { title: 'Settings e2e', from: start, to: addMonths(current(), -1) });
 
   await page.goto(`/reports/${secret}`);
-  await upToDate(page);
+  await untilUpToDate(page);
   // The market rate of the day: anything but 2 dollars a euro.
   await expect(await pointTooltip(section(page, 'MRR'), 2, month)).toContainText('MRR: $');
   await expect(section(page, 'MRR').locator('.apexcharts-tooltip')).not.toContainText(`MRR: ${shownMoney(20_000, 'USD')}`);
@@ -120,7 +88,7 @@ test('the account’s own exchange rates convert euro payments into the account 
   await expect(page.getByRole('region', { name: 'Account' }).getByText('My own exchange rates')).toBeVisible();
 
   await page.goto(`/reports/${secret}`);
-  await upToDate(page);
+  await untilUpToDate(page);
   await expect(await pointTooltip(section(page, 'MRR'), 2, month)).toContainText(`MRR: ${shownMoney(20_000, 'USD')}`);
 
   // The drawer opens with the saved table.

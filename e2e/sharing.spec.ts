@@ -1,5 +1,6 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { newPerson, signInThroughForm, signUpThroughApi } from './support/auth';
+import { upToDateBadge } from './support/reportState';
 import { expect, test } from './support/test';
 
 /**
@@ -11,7 +12,6 @@ import { expect, test } from './support/test';
 const DEMO = { email: 'demo@subscope.dev', password: 'subscope-demo-2026' };
 
 const keyNumber = (page: Page, title: string) => page.getByRole('region', { name: 'Key numbers' }).getByRole('group', { name: title, exact: true }).getByTestId('key-number-value');
-const upToDate = (page: Page) => page.getByRole('main').locator('.mantine-Badge-root').filter({ hasText: /^Up to date$/ }).first();
 const mrrSection = (page: Page) => page.getByRole('region', { name: 'MRR', exact: true });
 
 /** Presses `key` with nothing focused (a hot key; not typed into a field). */
@@ -57,7 +57,7 @@ test.describe('sharing reports', () => {
     await signIn(page, DEMO.email, DEMO.password);
     await page.getByRole('link', { name: /^\d{4}-\d{2} business overview$/ }).click();
     await expect(page).toHaveURL(/\/reports\/[A-Za-z0-9]{32}$/);
-    await expect(upToDate(page)).toBeVisible({ timeout: 60_000 });
+    await expect(upToDateBadge(page)).toBeVisible({ timeout: 60_000 });
     const reportPath = new URL(page.url()).pathname;
 
     const total = await keyNumber(page, 'MRR').innerText();

@@ -84,9 +84,23 @@ export async function setCustomerAttributeThroughApi(request: APIRequestContext,
   }
 }
 
-/** A report of one MRR chart, made through the API; answers its secret. */
-export async function createMrrReport(request: APIRequestContext, token: string, title: string): Promise<{ secret: string }> {
-  const report = await request.post('/api/v11/business_reports', { headers: { authorization: `Bearer ${token}` }, data: { title, sections: [{ definition_id: 'mrr' }] } });
+/**
+ * A report made through the API, as the library does: `definitions` (MRR by default) over the
+ * months `from`..`to` ('YYYY-MM'; the default period without them); answers its secret.
+ */
+export async function createReportThroughApi(request: APIRequestContext, token: string, options: { title: string; definitions?: readonly string[]; from?: string; to?: string }): Promise<{ secret: string }> {
+  const month = (text: string) => {
+    const [year, monthOfYear] = text.split('-').map(Number) as [number, number];
+    return { year, month: monthOfYear };
+  };
+  const period = options.from && options.to ? { start_year: month(options.from).year, start_month: month(options.from).month, end_year: month(options.to).year, end_month: month(options.to).month } : undefined;
+  const report = await request.post('/api/v11/business_reports', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { title: options.title, sections: (options.definitions ?? ['mrr']).map((definition_id) => ({ definition_id })), ...(period ? { period } : {}) },
+  });
   expect(report.status()).toBe(201);
   return (await report.json()) as { secret: string };
 }
+
+/** A report of one MRR chart over the default period, made through the API; answers its secret. */
+export const createMrrReport = (request: APIRequestContext, token: string, title: string) => createReportThroughApi(request, token, { title });
