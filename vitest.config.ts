@@ -22,6 +22,8 @@ const DATABASE_FREE_SERVER_TESTS = [
   'tests/server/imports/subscriptionRows.test.ts',
   'tests/server/metrics/paymentPeriods.test.ts',
   'tests/server/demo/generate.test.ts',
+  // Renders the API contract from a server on embedded PGlite whatever DATABASE_URL says.
+  'tests/server/contract.test.ts',
   // Engine-independent, so run once (in the PGlite pass), for CI time: the bad-input suite (its
   // subject is the HTTP layer's answers to odd shapes; the same SQL rejects the same bytes on both
   // engines) and the benchmark smokes (they keep the benchmark scripts from rotting; the scripts
@@ -32,9 +34,11 @@ const DATABASE_FREE_SERVER_TESTS = [
   'tests/server/customers/benchCustomersSmoke.test.ts',
   'tests/server/integrations/benchSyncSmoke.test.ts',
   // Answers of the HTTP layer (security headers, body limits, rate limits, links in e-mails, the
-  // password rules) and the id and secret generator: the same whichever engine holds the rows.
+  // password rules, the validation messages the form and the server share) and the id and secret
+  // generator: the same whichever engine holds the rows.
   'tests/server/security/hardening.test.ts',
   'tests/server/auth/passwordPolicy.test.ts',
+  'tests/server/auth/sharedRules.test.ts',
   'tests/server/auth/secrets.test.ts',
   // The tenant isolation suite: another account's ids answer 404 because every query is scoped
   // by account_id in its SQL, which both engines (PGlite is PostgreSQL) run alike; about 50 s of
