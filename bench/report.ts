@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
@@ -15,7 +15,7 @@ import { LoadRecorder, alternateRounds, describeSpread, median, methodFields, ro
 import { DEFAULT_POSTGRES_ADMIN_URL } from './support/snapshotRead';
 
 /**
- * `npm run bench:report [-- --quick] [--rounds 8] [--connections 100] [--duration 4] [--engine pglite|postgresql] [--postgres-url URL]`
+ * `npm run bench:report [-- --quick] [--rounds 8] [--connections 100] [--duration 4] [--engine pglite|postgresql] [--postgres-url URL] [--pglite-data-dir DIR]`
  *
  * The report page end to end (issue 6), against the product's own server started as
  * `npm start` starts it (SPA build checked, demo account seeded) on a fresh database:
@@ -35,6 +35,10 @@ import { DEFAULT_POSTGRES_ADMIN_URL } from './support/snapshotRead';
  *   the machine distorts less.
  * - initial_js_kb_gz: gzip size of all the JavaScript the sign-in page loads.
  *
+ * `--pglite-data-dir`: a PGlite data directory copied in as the server's DATA_DIR (the smoke
+ * test's: a cluster as a first boot leaves it before the demo seed), which spares the untimed
+ * start initdb and the rate load.
+ *
  * Progress lines first; the last line is one JSON object:
  * {"bench":"report","sections":20,"api_p99_ms":…,"render_ms":…,"initial_js_kb_gz":…,"peer_p99_ms":…,"api_ratio":…,…}
  * Targets: api_p99_ms <= 50, render_ms <= 1000, initial_js_kb_gz <= 250.
@@ -53,6 +57,7 @@ const { values: args } = parseArgs({
     viewport: { type: 'string', default: '1440x2000' },
     engine: { type: 'string', default: 'pglite' },
     'postgres-url': { type: 'string', default: DEFAULT_POSTGRES_ADMIN_URL },
+    'pglite-data-dir': { type: 'string' },
   },
 });
 
@@ -197,6 +202,8 @@ async function main(): Promise<void> {
       const database = await postgresDatabase(args['postgres-url'], 'subscope_bench_report');
       cleanups.push(database.drop);
       storage = { ...storage, DATABASE_URL: database.url };
+    } else if (args['pglite-data-dir']) {
+      cpSync(args['pglite-data-dir'], storage.DATA_DIR, { recursive: true });
     }
     const bootStarted = performance.now();
     const server: BenchServer = await startBenchServer(storage, log);

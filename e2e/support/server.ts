@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { copyBootedPGliteDataDir } from '../../tests/server/helpers/database';
 
 export interface RunningServer {
   url: string;
@@ -37,9 +38,17 @@ export function npmStartCommand(script: 'start' | 'worker' = 'start'): { args: s
 /**
  * Starts the product as `npm start` does, on a free port. Resolves once the
  * server prints its URL; rejects with the server's output if it exits or takes too long.
+ * Without a `dataDir` it makes a fresh one, holding the embedded cluster a first boot leaves
+ * before the demo seed (migrated, the shipped rates loaded: tests/server/helpers/database.ts),
+ * which spares every such start initdb and the rate load. A given `dataDir` is used as it is
+ * (tests/server/process.test.ts gives an empty one: a new installation's first start).
  */
 export async function startServer(options: { dataDir?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<RunningServer> {
-  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'subscope-e2e-'));
+  let dataDir = options.dataDir;
+  if (!dataDir) {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'subscope-e2e-'));
+    if (!options.env?.DATABASE_URL) await copyBootedPGliteDataDir(dataDir);
+  }
   const start = npmStartCommand();
   const child = spawn(process.execPath, start.args, {
     cwd: root,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../../e2e/support/server';
-import { createTestDatabase, testEngine, type TestDatabase } from '../helpers/database';
+import { copyBootedPGliteDataDir, createTestDatabase, testEngine, type TestDatabase } from '../helpers/database';
 
 /**
  * The real server process killed with SIGKILL while it imports (at a different moment each
@@ -32,6 +32,9 @@ describe(`an import killed mid-way on ${testEngine}`, () => {
     if (testEngine === 'postgresql') {
       database = await createTestDatabase({ migrate: false });
       env.DATABASE_URL = database.url;
+    } else {
+      // The embedded cluster as a first boot leaves it (the first start is not what is tested).
+      await copyBootedPGliteDataDir(dataDir);
     }
   });
   afterAll(async () => {
