@@ -10,6 +10,7 @@ import type { Database } from './db/database';
 import { frameworkErrorHandler, registerErrorHandler } from './http/errors';
 import { registerInputHardening } from './http/hardening';
 import { registerRateLimits } from './http/rateLimits';
+import { buildMemoizedSerializer, memoizeAjvCompile } from './http/schemaCompilers';
 import { registerSecurityHeaders } from './http/securityHeaders';
 import { registerSpa } from './http/spa';
 import type { Mailer } from './mail/mailer';
@@ -111,7 +112,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: frameworkErrorHandler,
     // Path parameters up to the schemas' own limits (customer ids are up to 200 characters).
     routerOptions: { maxParamLength: 256 },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true } },
+    // Route schemas compiled once per process (server/http/schemaCompilers.ts).
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true }, onCreate: memoizeAjvCompile },
+    schemaController: { compilersFactory: { buildSerializer: buildMemoizedSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('db', options.db);

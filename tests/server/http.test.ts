@@ -111,3 +111,49 @@ describe('API contract', () => {
     expect(response.body).toContain('swagger-ui');
   });
 });
+
+/**
+ * Every app a process builds shares the compiled route schemas (server/http/schemaCompilers.ts),
+ * by the schemas' content: an app whose route at the same address has other rules answers by
+ * its own rules, in both directions (what it accepts and what it sends).
+ */
+describe('route schemas compiled once per process', () => {
+  async function appWith(minLength: number, sends: 'name' | 'name and secret'): Promise<{ app: FastifyInstance; db: TestDatabase }> {
+    const own = await createTestDatabase();
+    const built = await buildApp({ db: own, config: TEST_CONFIG });
+    built.register(
+      async (api) => {
+        api.post(
+          '/shared_probe',
+          {
+            schema: {
+              body: Type.Object({ code: Type.String({ minLength }) }),
+              response: { 200: sends === 'name' ? Type.Object({ name: Type.String() }) : Type.Object({ name: Type.String(), secret: Type.String() }) },
+            },
+          },
+          async () => ({ name: 'probe', secret: 'kept out unless the schema names it' }),
+        );
+      },
+      { prefix: '/api/v11' },
+    );
+    await built.ready();
+    return { app: built, db: own };
+  }
+
+  it('validates and serializes each app by its own schemas', async () => {
+    const strict = await appWith(5, 'name');
+    const lenient = await appWith(2, 'name and secret');
+    try {
+      const send = (target: FastifyInstance, code: string) => target.inject({ method: 'POST', url: '/api/v11/shared_probe', payload: { code } });
+      expect((await send(strict.app, 'abc')).statusCode).toBe(400);
+      const accepted = await send(lenient.app, 'abc');
+      expect(accepted.statusCode).toBe(200);
+      expect(accepted.json()).toEqual({ name: 'probe', secret: 'kept out unless the schema names it' });
+      const strictAccepted = await send(strict.app, 'abcdef');
+      expect(strictAccepted.json()).toEqual({ name: 'probe' });
+      expect((await send(lenient.app, 'a')).statusCode).toBe(400);
+    } finally {
+      await Promise.all([strict, lenient].map(async ({ app: built, db: own }) => (await built.close(), await own.close())));
+    }
+  });
+});
