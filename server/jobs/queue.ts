@@ -10,9 +10,21 @@ export interface JobQueue {
   work<T extends object>(name: string, handler: JobHandler<T>, options?: { batchSize?: number; pollingIntervalSeconds?: number }): Promise<void>;
   /** Run `name` on a cron schedule (UTC); pg-boss makes sure one worker takes each tick. */
   schedule(name: string, cron: string, data?: object): Promise<void>;
+  /**
+   * Creates the queue `name` with `options` unless it exists (a queue is created at its first
+   * send, work or schedule otherwise, with pg-boss's defaults); safe beside other processes.
+   */
+  ensureQueue(name: string, options?: QueueCreation): Promise<void>;
   stop(): Promise<void>;
   readonly boss: PgBoss;
 }
+
+/** What a queue is created with, beyond its name. */
+// pg-boss 10's createQueue keeps expireInSeconds only: expireInHours or expireInMinutes given there are
+// dropped without a word (the queue then expires jobs after its default 15 minutes).
+export type QueueCreation = Pick<PgBoss.Queue, 'retryLimit' | 'retryBackoff' | 'expireInSeconds'>;
+
+const DEFAULT_QUEUE: QueueCreation = { retryLimit: 3, retryBackoff: true };
 
 export interface QueueOptions {
   /** Poll interval in seconds for workers (pg-boss minimum 0.5). */
@@ -46,11 +58,11 @@ export async function startQueue(db: Database, options: QueueOptions = {}): Prom
   // Two processes creating queues at once (two API instances booting beside a worker) can
   // deadlock inside pg-boss's createQueue (each locks the job table and the queue table in its
   // own order); PostgreSQL picks one as the victim, which retries after a short random wait.
-  const createOnce = async (name: string) => {
+  const createOnce = async (name: string, creation: QueueCreation) => {
     for (let attempt = 1; ; attempt += 1) {
       if (await boss.getQueue(name)) return;
       try {
-        await boss.createQueue(name, { name, retryLimit: 3, retryBackoff: true });
+        await boss.createQueue(name, { name, ...creation });
         return;
       } catch (error) {
         if (await boss.getQueue(name)) return;
@@ -59,10 +71,10 @@ export async function startQueue(db: Database, options: QueueOptions = {}): Prom
       }
     }
   };
-  const ensureQueue = (name: string): Promise<void> => {
+  const ensureQueue = (name: string, options: QueueCreation = DEFAULT_QUEUE): Promise<void> => {
     let creation = created.get(name);
     if (!creation) {
-      creation = createOnce(name).catch((error: unknown) => {
+      creation = createOnce(name, options).catch((error: unknown) => {
         created.delete(name);
         throw error;
       });
@@ -73,6 +85,7 @@ export async function startQueue(db: Database, options: QueueOptions = {}): Prom
 
   return {
     boss,
+    ensureQueue,
     async send(name, data, sendOptions) {
       await ensureQueue(name);
       return sendOptions ? boss.send(name, data, sendOptions) : boss.send(name, data);

@@ -383,10 +383,15 @@ export async function refreshDaily(db: Database, options: ScheduleOptions): Prom
 
 // --------------------------------------------------------------------------- registration
 
-/** Creates the job's queue with a long expiry (before queue.ts would create it with pg-boss's 15 minutes). */
+/**
+ * Creates the job's queue with a long expiry (before queue.ts would create it with pg-boss's 15
+ * minutes), as queue.ts creates every queue: beside other processes creating queues at once.
+ */
 async function ensureLongQueue(queue: JobQueue, name: string): Promise<void> {
-  if (await queue.boss.getQueue(name)) return;
-  await queue.boss.createQueue(name, { name, retryLimit: 3, retryBackoff: true, expireInHours: JOB_EXPIRY_HOURS });
+  const options = { retryLimit: 3, retryBackoff: true, expireInSeconds: JOB_EXPIRY_HOURS * 3600 };
+  await queue.ensureQueue(name, options);
+  // Queues made before this expiry reached pg-boss (it dropped an expiry given in hours) get it now.
+  if ((await queue.boss.getQueue(name))?.expireInSeconds !== options.expireInSeconds) await queue.boss.updateQueue(name, { name, ...options });
 }
 
 /**

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../server/db/database';
 import { startQueue, type JobQueue } from '../../server/jobs/queue';
 import { createTestDatabase, testEngine, type TestDatabase } from './helpers/database';
 
@@ -46,4 +47,21 @@ describe(`job queue on ${testEngine}`, () => {
     });
     await expect.poll(() => seen, { timeout: 15_000 }).toEqual([{ keep: true }]);
   });
+
+  it('creates queues with their options while another process creates the same ones at once', async () => {
+    // On PostgreSQL the other process has its own pool: truly concurrent creations, which can
+    // deadlock inside pg-boss (two instances and a worker booting together); on PGlite, one session.
+    const other = db.url ? await openDatabase({ kind: 'postgresql', url: db.url, poolSize: 4 }) : db;
+    const otherQueue = await startQueue(other, { supervise: false });
+    try {
+      const names = Array.from({ length: 6 }, (_, k) => `probe.race${k}`);
+      const options = { retryLimit: 3, retryBackoff: true, expireInSeconds: 4 * 3600 };
+      await Promise.all([queue, otherQueue].flatMap((q) => names.map((name) => q.ensureQueue(name, options))));
+      for (const name of names) expect(await queue.boss.getQueue(name), name).toMatchObject({ name, expireInSeconds: 4 * 3600, retryLimit: 3 });
+    } finally {
+      await otherQueue.stop();
+      if (other !== db) await other.close();
+    }
+  });
 });
+

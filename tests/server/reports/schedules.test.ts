@@ -396,6 +396,8 @@ describe(`the jobs on the queue on ${testEngine}`, () => {
     const queue = await startQueue(harness.db, { pollingIntervalSeconds: 0.5 });
     try {
       const log = { info: () => {}, warn: () => {}, error: () => {} };
+      // As a version that lost the long expiry left it: the queue there, with pg-boss's default.
+      await queue.ensureQueue(REPORT_JOBS.dailyRefresh);
       await registerWorkers(queue, harness.db, { ecbFeedUrl: undefined }, log);
       const schedules = await queue.boss.getSchedules();
       const ours = schedules.filter((s) => s.name.startsWith('reports.')).map((s) => ({ name: s.name, cron: s.cron, tz: s.options?.tz ?? (s as { timezone?: string }).timezone }));
@@ -403,6 +405,8 @@ describe(`the jobs on the queue on ${testEngine}`, () => {
         { name: REPORT_JOBS.dailyRefresh, cron: DAILY_REFRESH_CRON, tz: 'UTC' },
         { name: REPORT_JOBS.monthlySuccessors, cron: '0 0 1 * *', tz: 'UTC' },
       ]);
+      // Every account, one after another: a job may run for hours before it counts as failed.
+      for (const name of [REPORT_JOBS.dailyRefresh, REPORT_JOBS.monthlySuccessors]) expect(await queue.boss.getQueue(name), name).toMatchObject({ expireInSeconds: 4 * 3600, retryLimit: 3 });
       const id = await queue.send(REPORT_JOBS.monthlySuccessors, {});
       await expect.poll(async () => (await queue.boss.getJobById(REPORT_JOBS.monthlySuccessors, id!))?.state, { timeout: 20_000 }).toBe('completed');
     } finally {
