@@ -590,7 +590,8 @@ export const ID_BY_PATH: Array<[RegExp, (account: SeededAccount) => string]> = [
   [/^\/business_reports\/\{id\}/, (account) => account.reportId],
   [/^\/business_report\/sections\/\{id\}\/cohort_details$/, (account) => account.cohortSectionId],
   [/^\/business_report\/sections\/\{id\}/, (account) => account.sectionId],
-  [/^\/customers\/\{id\}/, (account) => account.customerIds[0] ?? ''],
+  // The third customer: it has no children (the first is the seeded child's parent), so PUT may give it a parent.
+  [/^\/customers\/\{id\}/, (account) => account.customerIds[2] ?? ''],
   [/^\/customer_segments\/\{id\}/, (account) => account.segmentId],
   [/^\/customer_metrics\/\{id\}/, (account) => account.customerIds[0] ?? ''],
   [/^\/customer_related_metric_definitions\/\{id\}/, (account) => account.definitionId],
@@ -671,7 +672,7 @@ export function fieldValues(account: SeededAccount, signedIn: boolean): ValueTab
     product_key: 'pro',
     ids: account.customerIds,
     customer_id: account.customerIds[0],
-    // PUT /customers/{id} (the first customer): a parent of the account; POST /customers/{id}/merge: the child made with POST /customers.
+    // PUT /customers/{id} (the third customer): a parent of the account; POST /customers/{id}/merge: the child made with POST /customers.
     parent_id: account.customerIds[1],
     source_id: account.childCustomerId,
     // POST /customers: a public id (unique within an account; another account's is no conflict).

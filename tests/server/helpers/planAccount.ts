@@ -14,6 +14,15 @@ export async function uploadCsv(harness: AuthTestApp, who: SignedUp, url: string
   return (response.json() as { import_id: string }).import_id;
 }
 
+/** Imports `rows` of PLAN_ACCOUNT_COLUMNS into `who`'s account as a payments CSV import does, and waits for it. */
+export async function importPlanPayments(harness: AuthTestApp, who: SignedUp, rows: string[]): Promise<void> {
+  const payments = await uploadCsv(harness, who, '/subscriptions/csv_import', 'paying_customers', [PLAN_ACCOUNT_COLUMNS, ...rows].join('\n'));
+  const mapping = Object.fromEntries(PLAN_ACCOUNT_COLUMNS.split(',').map((column, index) => [column, index]));
+  const finalize = await harness.app.inject({ method: 'POST', url: `${API_PREFIX}/subscriptions/csv_import/${payments}/finalize`, headers: { authorization: who.authorization }, payload: { skip_headers: true, ...mapping } });
+  expect(finalize.statusCode, finalize.body).toBe(200);
+  await harness.app.imports.settled();
+}
+
 /**
  * Seeds `who`'s account as the product's imports would: payments from a CSV import (`rows` of
  * PLAN_ACCOUNT_COLUMNS), then the customer attribute `attribute` (segment id `segment`) with
@@ -21,11 +30,7 @@ export async function uploadCsv(harness: AuthTestApp, who: SignedUp, url: string
  */
 export async function seedPlanAccount(harness: AuthTestApp, who: SignedUp, options: { rows: string[]; values: string[]; segment: string; attribute: string }): Promise<void> {
   const { app, db } = harness;
-  const payments = await uploadCsv(harness, who, '/subscriptions/csv_import', 'paying_customers', [PLAN_ACCOUNT_COLUMNS, ...options.rows].join('\n'));
-  const mapping = Object.fromEntries(PLAN_ACCOUNT_COLUMNS.split(',').map((column, index) => [column, index]));
-  const finalize = await app.inject({ method: 'POST', url: `${API_PREFIX}/subscriptions/csv_import/${payments}/finalize`, headers: { authorization: who.authorization }, payload: { skip_headers: true, ...mapping } });
-  expect(finalize.statusCode, finalize.body).toBe(200);
-  await app.imports.settled();
+  await importPlanPayments(harness, who, options.rows);
   const account = who.user.account_id;
   const { segment, attribute } = options;
   await db.kysely.insertInto('object_attributes').values({ account_id: account, id: `${segment}-att`, name: attribute, object: 'customer' }).execute();

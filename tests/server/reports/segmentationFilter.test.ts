@@ -5,8 +5,8 @@ import { UNKNOWN_FILTER_SEGMENT, UNKNOWN_FILTER_SEGMENT_GROUP } from '../../../s
 import { filterQuery, type FilterItem, type ReportViewFilter } from '../../../models/reportFilter';
 import { SEGMENTATION_SEGMENT_PREFIX } from '../../../models/segmentation';
 import { createAuthTestApp, errorsOf, expectSignInRequired, signUp, type AuthTestApp, type SignedUp } from '../auth/support';
-import { multipart } from '../attack/support';
 import { testEngine } from '../helpers/database';
+import { importPlanPayments, uploadCsv } from '../helpers/planAccount';
 
 /**
  * Filtering a report, and pinning a share link, by a group of a user-made segmentation
@@ -71,26 +71,12 @@ const OCTOBER = 6;
 const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, who?: SignedUp, payload?: unknown) =>
   app.inject({ method, url: `${API_PREFIX}${url}`, headers: who ? { authorization: who.authorization } : {}, ...(payload === undefined ? {} : { payload: payload as object }) });
 
-async function upload(who: SignedUp, url: string, field: string, csv: string): Promise<string> {
-  const form = multipart([{ name: field, filename: 'data.csv', type: 'text/csv', content: csv }]);
-  const response = await app.inject({ method: 'POST', url: `${API_PREFIX}${url}`, headers: { authorization: who.authorization, 'content-type': form.contentType }, payload: form.payload });
-  expect(response.statusCode, response.body).toBe(200);
-  return (response.json() as { import_id: string }).import_id;
-}
-
-async function importPayments(who: SignedUp, rows: string[]): Promise<void> {
-  const done = await upload(who, '/subscriptions/csv_import', 'paying_customers', ['customer_id,invoice_number,started_at,months,monthly_amount,customer_name,product,units', ...rows].join('\n'));
-  const finalize = await api('POST', `/subscriptions/csv_import/${done}/finalize`, who, { skip_headers: true, customer_id: 0, invoice_number: 1, started_at: 2, months: 3, monthly_amount: 4, customer_name: 5, product: 6, units: 7 });
-  expect(finalize.statusCode, finalize.body).toBe(200);
-  await app.imports.settled();
-}
-
 /** A customer attribute made through the API, with its values imported; answers its customer segment. */
 async function customerAttribute(who: SignedUp, name: string, values: string[]): Promise<{ attributeId: string; segmentId: string }> {
   const created = await api('POST', '/object_attributes', who, { name, object: 'customer' });
   expect(created.statusCode, created.body).toBe(201);
   const { id, segment_id } = created.json() as { id: string; segment_id: string };
-  const draft = await upload(who, '/segments_importer/draft', 'csv', ['customer,value', ...values].join('\n'));
+  const draft = await uploadCsv(harness, who, '/segments_importer/draft', 'csv', ['customer,value', ...values].join('\n'));
   const finalized = await api('POST', '/segments_importer/finalize', who, { import_id: draft, public_id_column_index: 0, segment_column_index: 1, skip_headers: true, customer_segment_id: segment_id });
   expect(finalized.statusCode, finalized.body).toBe(200);
   await app.imports.settled();
@@ -132,7 +118,7 @@ beforeAll(async () => {
   owner = await signUp(app, { name: 'Ada Owner' });
   stranger = await signUp(app);
   // c1 pro $100 from June 2025, c2 pro $50 Sep-Nov, c3 basic $30 from October, c4 basic $20 from July, c5 basic $10 from August.
-  await importPayments(owner, ['c1,i1,2025-06-01,12,100,One,pro,1', 'c2,i2,2025-09-01,3,50,Two,pro,1', 'c3,i3,2025-10-01,12,30,Three,basic,1', 'c4,i4,2025-07-01,12,20,Four,basic,1', 'c5,i5,2025-08-01,12,10,Five,basic,1']);
+  await importPlanPayments(harness, owner, ['c1,i1,2025-06-01,12,100,One,pro,1', 'c2,i2,2025-09-01,3,50,Two,pro,1', 'c3,i3,2025-10-01,12,30,Three,basic,1', 'c4,i4,2025-07-01,12,20,Four,basic,1', 'c5,i5,2025-08-01,12,10,Five,basic,1']);
   // Seats: c1 12, c2 3, c3 40, c4 none, c5 'many' (not a number).
   const seats = await customerAttribute(owner, 'Seats', ['c1,12', 'c2,3', 'c3,40', 'c5,many']);
   seatsSegment = seats.segmentId;
@@ -173,7 +159,7 @@ beforeAll(async () => {
   expect(split.statusCode, split.body).toBe(200);
   await app.reports.settled();
 
-  await importPayments(stranger, ['s1,j1,2025-06-01,12,70,Alien,pro,1']);
+  await importPlanPayments(harness, stranger, ['s1,j1,2025-06-01,12,70,Alien,pro,1']);
   const strangerTier = await customerAttribute(stranger, 'Tier', ['s1,gold']);
   strangerSegmentation = await segmentation(stranger, { name: 'Alien tiers', type_name: 'customer_segment', segment_id: strangerTier.attributeId, mappings: [{ value: 'gold', name: 'Premium' }] });
 });
