@@ -15,10 +15,10 @@ import type { FastifyServerOptions } from 'fastify';
  * referring to a shared schema would need that schema in the key.
  */
 
-const validators = new Map<string, unknown>();
 type SerializerFactory = NonNullable<NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildSerializer']>;
 type Serializer = ReturnType<ReturnType<SerializerFactory>>;
 
+const validators = new Map<string, unknown>();
 const serializers = new Map<string, Serializer>();
 
 function memoized<T>(cache: Map<string, T>, key: string, compile: () => T): T {

@@ -103,7 +103,7 @@ export async function copyBootedPGliteDataDir(dataDir: string): Promise<void> {
 let dump: Promise<Blob> | undefined;
 
 /**
- * The dump above as a Blob, read once per test process (the server project's files share one
+ * The migrated cluster's dump (migratedPGliteDumpFile) as a Blob, read once per test process (the server project's files share one
  * module graph per worker): a Blob cannot change, and reading the 42 MB file for every database
  * was about a tenth of making one.
  */
