@@ -14,7 +14,7 @@ import { PROVIDERS } from './registry';
 import { isOauthProvider, OAUTH_SPECS } from './oauth';
 import { openSecrets, sealSecrets, secretsKeyOf } from './secrets';
 import { CannotConnectError, ProviderHttpError, type IntegrationProvider, type OauthClient, type SyncBatch, type SyncContext } from './types';
-import { writeBatch } from './writer';
+import { KnownCustomers, writeBatch } from './writer';
 
 /**
  * The integration runner (docs/integrations.md "Syncs"): one sync of one integration, wherever
@@ -138,6 +138,8 @@ export async function runSyncOnce(deps: SyncDeps, accountId: string, name: Integ
   let progress = Number((await db.selectFrom('integrations').select('initial_progress').where('account_id', '=', accountId).where('name', '=', name).executeTakeFirst())?.initial_progress ?? 0);
   let cursor = (row.sync_cursor as JsonObject | null) ?? null;
   let batches = 0;
+  // Customers this run's committed batches wrote or read: their lookups are not repeated.
+  const knownCustomers = new KnownCustomers();
 
   /** Whether this run is still the integration's current one (checked under the row's lock). */
   const stillOurs = async (trx: typeof db) => {
@@ -171,13 +173,14 @@ export async function runSyncOnce(deps: SyncDeps, accountId: string, name: Integ
     async commit(batch: SyncBatch, next) {
       if (controller.signal.aborted) throw new SyncStopped();
       const nextProgress = mode === 'initial' && next.progress !== undefined ? Math.max(progress, Math.min(99, Math.max(0, Math.floor(next.progress)))) : progress;
+      let learned: ReadonlyMap<string, string> = new Map();
       const ours = await db.transaction().execute(async (trx) => {
         // The batch and its cursor commit together, so a commit the server loses in a crash (it
         // answers before its WAL reaches the disk) only makes the sync read those pages again:
         // no wait on the disk for each of a first sync's hundreds of commits.
         await sql`set local synchronous_commit = off`.execute(trx);
         if (!(await stillOurs(trx))) return false;
-        await writeBatch(trx, accountId, name, batch);
+        ({ learned } = await writeBatch(trx, accountId, name, batch, { known: knownCustomers }));
         await trx
           .updateTable('integrations')
           .set({ sync_cursor: next.cursor === null ? null : JSON.stringify(next.cursor), initial_progress: nextProgress, updated_at: new Date() })
@@ -190,6 +193,7 @@ export async function runSyncOnce(deps: SyncDeps, accountId: string, name: Integ
         controller.abort(new SyncStopped());
         throw new SyncStopped();
       }
+      knownCustomers.add(learned);
       cursor = next.cursor;
       batches += 1;
       const moved = nextProgress !== progress;

@@ -60,6 +60,8 @@ export interface WriteResult {
   dealsDeleted: number;
   /** Attribute values written (one per customer and attribute). */
   attributeValues: number;
+  /** Customer ids by public id this batch wrote or read (KnownCustomers). */
+  learned: ReadonlyMap<string, string>;
 }
 
 function chunks<T>(rows: readonly T[], size = CHUNK): T[][] {
@@ -84,13 +86,51 @@ async function customersByPublicId(trx: Transaction<DB>, accountId: string, publ
   return rows;
 }
 
+/**
+ * Customer ids by public id that a run has learned from its committed batches (`KnownCustomers`)
+ * and that the current batch learns (`learned`, handed to the run once its transaction commits):
+ * a first sync then looks up only customers it has not written or read before. Customers are
+ * never removed (a deleted or merged one keeps its row), so an id once seen stays right; a public
+ * id edited during a run is seen from the next run on. At most `KNOWN_CUSTOMERS_LIMIT` are kept.
+ */
+export class KnownCustomers {
+  private readonly ids = new Map<string, string>();
+  get(publicId: string): string | undefined {
+    return this.ids.get(publicId);
+  }
+  add(learned: ReadonlyMap<string, string>): void {
+    for (const [publicId, id] of learned) {
+      if (this.ids.size >= KNOWN_CUSTOMERS_LIMIT) return;
+      this.ids.set(publicId, id);
+    }
+  }
+}
+/** About 100 bytes each: a run of a million customers holds at most about 25 MB of them. */
+export const KNOWN_CUSTOMERS_LIMIT = 250_000;
+
+interface CustomerMemory {
+  known: KnownCustomers | undefined;
+  learned: Map<string, string>;
+}
+
 /** The ids of the account's customers with these public ids, created (named by their id) when missing. */
-async function customerIds(trx: Transaction<DB>, accountId: string, source: IntegrationName, publicIds: readonly string[], now: Date): Promise<Map<string, string>> {
-  const ids = await existingCustomerIds(trx, accountId, publicIds);
-  const missing = [...new Set(publicIds)].filter((publicId) => !ids.has(publicId));
+async function customerIds(trx: Transaction<DB>, accountId: string, source: IntegrationName, publicIds: readonly string[], now: Date, memory: CustomerMemory): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  const unknown: string[] = [];
+  for (const publicId of new Set(publicIds)) {
+    const id = memory.learned.get(publicId) ?? memory.known?.get(publicId);
+    if (id === undefined) unknown.push(publicId);
+    else ids.set(publicId, id);
+  }
+  if (unknown.length === 0) return ids;
+  for (const [publicId, id] of await existingCustomerIds(trx, accountId, unknown)) {
+    ids.set(publicId, id);
+    memory.learned.set(publicId, id);
+  }
+  const missing = unknown.filter((publicId) => !ids.has(publicId));
   if (missing.length > 0) {
-    await upsertCustomers(trx, accountId, source, missing.map((publicId) => ({ externalId: publicId, name: publicId })), now);
-    return customerIds(trx, accountId, source, publicIds, now);
+    await upsertCustomers(trx, accountId, source, missing.map((publicId) => ({ externalId: publicId, name: publicId })), now, memory);
+    return customerIds(trx, accountId, source, publicIds, now, memory);
   }
   return ids;
 }
@@ -104,16 +144,19 @@ async function existingCustomerIds(trx: Transaction<DB>, accountId: string, publ
   return ids;
 }
 
-async function upsertCustomers(trx: Transaction<DB>, accountId: string, source: IntegrationName, customers: { externalId: string; name: string }[], now: Date): Promise<void> {
+/** Inserts new customers and renames the integration's own; the ids of the rows written go to `memory`. */
+async function upsertCustomers(trx: Transaction<DB>, accountId: string, source: IntegrationName, customers: { externalId: string; name: string }[], now: Date, memory: CustomerMemory): Promise<void> {
   for (const part of chunks(customers, ONE_PARAMETER_CHUNK)) {
     // One JSON parameter instead of a parameter per value: much cheaper to send and plan for a page of rows.
     const rows = part.map((customer) => ({ id: newCustomerId(), public_id: customer.externalId, name: customer.name.trim() || customer.externalId }));
-    await sql`insert into customers (account_id, id, public_id, name, source, added_at, created_at, updated_at)
+    const { rows: written } = await sql<{ id: string; public_id: string }>`insert into customers (account_id, id, public_id, name, source, added_at, created_at, updated_at)
               select ${accountId}, x.id, x.public_id, x.name, ${source}, ${now}, ${now}, ${now}
                 from json_to_recordset(${JSON.stringify(rows)}::json) as x(id text, public_id text, name text)
               on conflict (account_id, public_id) where public_id is not null
               do update set name = excluded.name, updated_at = excluded.updated_at
-               where customers.source = excluded.source and customers.name is distinct from excluded.name`.execute(trx);
+               where customers.source = excluded.source and customers.name is distinct from excluded.name
+              returning id, public_id`.execute(trx);
+    for (const row of written) memory.learned.set(row.public_id, row.id);
   }
 }
 
@@ -271,9 +314,9 @@ async function insertNewPayments(trx: Transaction<DB>, accountId: string, source
   return inserted;
 }
 
-async function writePayments(trx: Transaction<DB>, accountId: string, source: IntegrationName, payments: SyncPayment[], now: Date, result: WriteResult): Promise<void> {
+async function writePayments(trx: Transaction<DB>, accountId: string, source: IntegrationName, payments: SyncPayment[], now: Date, result: WriteResult, memory: CustomerMemory): Promise<void> {
   if (payments.length === 0) return;
-  const customers = await customerIds(trx, accountId, source, payments.map((payment) => payment.customerExternalId), now);
+  const customers = await customerIds(trx, accountId, source, payments.map((payment) => payment.customerExternalId), now, memory);
   const products = [...new Set(payments.map((payment) => payment.productKey))];
   for (const part of chunks(products)) {
     await trx
@@ -394,11 +437,11 @@ async function writeInvoiceItems(trx: Transaction<DB>, accountId: string, source
   if (touched.length > 0) await distillItems(trx, accountId, touched);
 }
 
-async function writeDeals(trx: Transaction<DB>, accountId: string, source: IntegrationName, batch: SyncBatch, now: Date, result: WriteResult): Promise<void> {
+async function writeDeals(trx: Transaction<DB>, accountId: string, source: IntegrationName, batch: SyncBatch, now: Date, result: WriteResult, memory: CustomerMemory): Promise<void> {
   const deals = lastBy(batch.deals, (deal) => deal.externalId);
   if (deals.length === 0) return;
   const customerKeys = deals.flatMap((deal) => (!deal.customerPublicId && deal.customerExternalId ? [deal.customerExternalId] : []));
-  const customers = customerKeys.length > 0 ? await customerIds(trx, accountId, source, customerKeys, now) : new Map<string, string>();
+  const customers = customerKeys.length > 0 ? await customerIds(trx, accountId, source, customerKeys, now, memory) : new Map<string, string>();
   const publicKeys = deals.flatMap((deal) => (deal.customerPublicId ? [deal.customerPublicId] : []));
   const existing = publicKeys.length > 0 ? await existingCustomerIds(trx, accountId, publicKeys) : new Map<string, string>();
   const customerOf = (deal: SyncDeal): string | null =>
@@ -490,19 +533,25 @@ async function writeAttributeValues(trx: Transaction<DB>, accountId: string, ent
   result.attributeValues += rows.length;
 }
 
-export async function writeBatch(trx: Transaction<DB>, accountId: string, source: IntegrationName, batch: SyncBatch, now = new Date()): Promise<WriteResult> {
-  const result: WriteResult = { customers: 0, paymentsInserted: 0, paymentsChanged: 0, paymentsDeleted: 0, invoiceItems: 0, deals: 0, dealsDeleted: 0, attributeValues: 0 };
+/**
+ * `known`: the customers the run learned from its committed batches; the result's `learned` has
+ * the ones this batch wrote or read, for the run to add once the transaction commits.
+ */
+export async function writeBatch(trx: Transaction<DB>, accountId: string, source: IntegrationName, batch: SyncBatch, options: { now?: Date; known?: KnownCustomers } = {}): Promise<WriteResult> {
+  const now = options.now ?? new Date();
+  const memory: CustomerMemory = { known: options.known, learned: new Map() };
+  const result: WriteResult = { customers: 0, paymentsInserted: 0, paymentsChanged: 0, paymentsDeleted: 0, invoiceItems: 0, deals: 0, dealsDeleted: 0, attributeValues: 0, learned: memory.learned };
   // Row triggers (foreign-key checks, the snapshot triggers) skipped where the connection may:
   // every reference is made to exist above its use here, and the account's data version is raised once at the end.
   const bulk = await mayBulkWrite(trx);
   if (bulk) await sql`set local session_replication_role = replica`.execute(trx);
   const customers = lastBy(batch.customers, (customer) => customer.externalId);
-  if (customers.length > 0) await upsertCustomers(trx, accountId, source, customers, now);
+  if (customers.length > 0) await upsertCustomers(trx, accountId, source, customers, now, memory);
   result.customers = customers.length;
-  await writePayments(trx, accountId, source, lastBy(batch.payments, (payment) => payment.externalId), now, result);
+  await writePayments(trx, accountId, source, lastBy(batch.payments, (payment) => payment.externalId), now, result, memory);
   if (batch.deletedPayments?.length) await deletePayments(trx, accountId, source, batch.deletedPayments, now, result);
   if (batch.invoiceItems?.length) await writeInvoiceItems(trx, accountId, source, batch, now, result);
-  if (batch.deals?.length) await writeDeals(trx, accountId, source, batch, now, result);
+  if (batch.deals?.length) await writeDeals(trx, accountId, source, batch, now, result, memory);
   if (batch.deletedDeals?.length) await deleteDeals(trx, accountId, source, batch.deletedDeals, result);
   const attributeValues = [
     ...customers.flatMap((customer) => (customer.attributes && Object.keys(customer.attributes).length > 0 ? [{ publicId: customer.externalId, values: customer.attributes }] : [])),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeBatch } from '../../../server/integrations/writer';
+import { KnownCustomers, KNOWN_CUSTOMERS_LIMIT, writeBatch } from '../../../server/integrations/writer';
 import type { SyncBatch, SyncPayment } from '../../../server/integrations/types';
 import { createAuthTestApp, signUp, type AuthTestApp } from '../auth/support';
 import { testEngine } from '../helpers/database';
@@ -176,5 +176,39 @@ describe(`integration batch writer on ${testEngine}`, () => {
       { name: 'Test region', object: 'customer' },
     ]);
     expect(await harness.db.kysely.selectFrom('customers').select('id').where('account_id', '=', accountId).where('public_id', '=', 'nobody').execute()).toEqual([]);
+  });
+
+  it("hands back the customers a batch wrote or read, and a run's later batches use them", async () => {
+    const customerId = async (publicId: string) =>
+      (await harness.db.kysely.selectFrom('customers').select('id').where('account_id', '=', accountId).where('public_id', '=', publicId).executeTakeFirstOrThrow()).id;
+    const known = new KnownCustomers();
+    const first = await harness.db.kysely.transaction().execute((trx) =>
+      writeBatch(trx, accountId, 'chargebee', { customers: [{ externalId: 'run_new', name: 'New Co' }], payments: [payment('run_p1', { customerExternalId: 'cb_1' })] }, { known }),
+    );
+    // The customer written, and the stored one its payment named (read).
+    expect(Object.fromEntries(first.learned)).toEqual({ run_new: await customerId('run_new'), cb_1: await customerId('cb_1') });
+    known.add(first.learned);
+    expect(known.get('run_new')).toBe(await customerId('run_new'));
+    const before = await harness.db.kysely.selectFrom('customers').select((eb) => eb.fn.countAll().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+    const second = await harness.db.kysely.transaction().execute((trx) =>
+      writeBatch(trx, accountId, 'chargebee', { payments: [payment('run_p2', { customerExternalId: 'run_new' }), payment('run_p3', { customerExternalId: 'cb_1' })] }, { known }),
+    );
+    // Nothing new learned: both customers were known already, and no customer was made twice.
+    expect(second).toMatchObject({ paymentsInserted: 2 });
+    expect(second.learned.size).toBe(0);
+    const after = await harness.db.kysely.selectFrom('customers').select((eb) => eb.fn.countAll().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+    const owners = await harness.db.kysely.selectFrom('payments').select(['external_id', 'customer_id']).where('account_id', '=', accountId).where('external_id', 'in', ['run_p2', 'run_p3']).orderBy('external_id').execute();
+    expect(owners).toEqual([
+      { external_id: 'run_p2', customer_id: await customerId('run_new') },
+      { external_id: 'run_p3', customer_id: await customerId('cb_1') },
+    ]);
+  });
+
+  it('keeps at most KNOWN_CUSTOMERS_LIMIT customers', () => {
+    const known = new KnownCustomers();
+    known.add(new Map(Array.from({ length: KNOWN_CUSTOMERS_LIMIT + 5 }, (_, k) => [`c${k}`, `id${k}`])));
+    expect(known.get(`c${KNOWN_CUSTOMERS_LIMIT - 1}`)).toBe(`id${KNOWN_CUSTOMERS_LIMIT - 1}`);
+    expect(known.get(`c${KNOWN_CUSTOMERS_LIMIT}`)).toBeUndefined();
   });
 });
