@@ -123,10 +123,8 @@ async function sdkReadOnce(base: string): Promise<void> {
   await pageThrough((after) => stripe.coupons.list(at(after)));
   await Promise.all([
     pageThrough((after) => stripe.customers.list({ ...at(after), include: ['total_count'] } as Stripe.CustomerListParams)),
-    (async () => {
-      await pageThrough((after) => stripe.subscriptions.list({ ...at(after), status: 'all', expand: ['data.discounts', 'data.latest_invoice'], include: ['total_count'] } as Stripe.SubscriptionListParams));
-      await pageThrough((after) => stripe.invoices.list({ ...at(after), expand: ['data.discounts'], include: ['total_count'] } as Stripe.InvoiceListParams));
-    })(),
+    pageThrough((after) => stripe.subscriptions.list({ ...at(after), status: 'all', expand: ['data.discounts', 'data.latest_invoice'], include: ['total_count'] } as Stripe.SubscriptionListParams)),
+    pageThrough((after) => stripe.invoices.list({ ...at(after), expand: ['data.discounts'], include: ['total_count'] } as Stripe.InvoiceListParams)),
   ]);
 }
 

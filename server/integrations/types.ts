@@ -84,6 +84,12 @@ export interface SyncPayment {
   itemType: ItemType;
   quantity: number;
   discount: { kind: 'forever' | 'finite'; monthlyAmount: number; months: number | null; name: string | null } | null;
+  /**
+   * A period no invoice has paid yet (a subscription's current term), standing in for the
+   * invoice: it never replaces a payment an invoice decided (stored with an invoice number, or
+   * deleted), nor, in one batch, a payment that is not a stand-in.
+   */
+  standIn?: boolean;
 }
 
 /** An invoice line of an invoicing tool (Fakturownia, wFirma): becomes a payment through the import rules (distillers). */

@@ -17,7 +17,8 @@ import type { SyncBatch, SyncDeal, SyncPayment } from './types';
  * - products made to exist;
  * - payments by (account, source, external_id): new ones inserted with new payment ids; changed
  *   ones versioned (the old row to payment_versions) and rewritten with version + 1; unchanged
- *   ones untouched; `deletedPayments` marked deleted (with a version);
+ *   ones untouched; `deletedPayments` marked deleted (with a version); a stand-in
+ *   (SyncPayment.standIn) never replaces one an invoice decided;
  * - invoice lines inserted or refreshed as 'pending' (a distilled one is left alone) and handed
  *   to the import rules (distillItems) in the same transaction;
  * - deals by (account, source, public_id); a deal's customer by the provider's customer id
@@ -68,6 +69,17 @@ function chunks<T>(rows: readonly T[], size = CHUNK): T[][] {
   const out: T[][] = [];
   for (let k = 0; k < rows.length; k += size) out.push(rows.slice(k, k + size));
   return out;
+}
+
+/** The last of each payment key wins, but a stand-in never replaces one that is not (SyncPayment.standIn). */
+function lastPayments(payments: readonly SyncPayment[] | undefined): SyncPayment[] {
+  const map = new Map<string, SyncPayment>();
+  for (const payment of payments ?? []) {
+    const before = map.get(payment.externalId);
+    if (payment.standIn && before && !before.standIn) continue;
+    map.set(payment.externalId, payment);
+  }
+  return [...map.values()];
 }
 
 /** The last of each key wins (a provider listing one object twice in a batch). */
@@ -333,6 +345,8 @@ async function writePayments(trx: Transaction<DB>, accountId: string, source: In
   const changes: PaymentRow[] = [];
   for (const { payment, row } of known) {
     const found = stored.get(payment.externalId);
+    // An invoice decided this payment: a stand-in for it changes nothing.
+    if (found && payment.standIn && (found.invoice_number !== null || found.deleted)) continue;
     if (found && !unchanged(found, row, payment)) changes.push({ id: found.id, payment, row });
   }
   if (changes.length > 0) {
@@ -548,7 +562,7 @@ export async function writeBatch(trx: Transaction<DB>, accountId: string, source
   const customers = lastBy(batch.customers, (customer) => customer.externalId);
   if (customers.length > 0) await upsertCustomers(trx, accountId, source, customers, now, memory);
   result.customers = customers.length;
-  await writePayments(trx, accountId, source, lastBy(batch.payments, (payment) => payment.externalId), now, result, memory);
+  await writePayments(trx, accountId, source, lastPayments(batch.payments), now, result, memory);
   if (batch.deletedPayments?.length) await deletePayments(trx, accountId, source, batch.deletedPayments, now, result);
   if (batch.invoiceItems?.length) await writeInvoiceItems(trx, accountId, source, batch, now, result);
   if (batch.deals?.length) await writeDeals(trx, accountId, source, batch, now, result, memory);

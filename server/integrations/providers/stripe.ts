@@ -275,6 +275,7 @@ export function subscriptionPayments(catalogue: StripeCatalogue, subscription: S
       itemType: 'recurring',
       quantity,
       discount: discountOf(coupons[0] ?? null, Math.round(discountAmount), period.months),
+      standIn: true,
     });
   }
   return payments;
@@ -288,10 +289,13 @@ type ListPhase = 'customers' | 'subscriptions' | 'invoices';
 /**
  * The lanes of a first sync, read side by side, each its phases in order. Customers need no
  * order against payments (a payment's customer missing yet is made, named by its id, and the
- * customers list renames it); subscriptions and invoices do (they write the same payment keys, and
- * the invoice, read last, decides), so they share a lane.
+ * customers list renames it); nor do subscriptions against invoices, though both write the same
+ * payment keys: a subscription's unpaid term is a stand-in (SyncPayment.standIn) that never
+ * replaces what an invoice decided, and a term whose line a void invoice removed earlier in the
+ * run is left out (initialSync). So the invoices, most of a first sync's rows, are written from
+ * the start while the other lists are read.
  */
-const LANES: readonly (readonly ListPhase[])[] = [['customers'], ['subscriptions', 'invoices']];
+const LANES: readonly (readonly ListPhase[])[] = [['customers'], ['subscriptions'], ['invoices']];
 /** Where a lane stands: its phase, the last object read of it, how many so far, whether the lane is read whole. */
 interface LanePosition {
   phase: ListPhase;
@@ -311,18 +315,30 @@ const PHASE_SPAN: Record<ListPhase, number> = { customers: 15, subscriptions: 30
 const startOf = (lane: readonly ListPhase[]): LanePosition => ({ phase: lane[0] as ListPhase, after: null, read: 0, done: false });
 
 /**
- * The cursor to go on from: a lanes cursor as committed, or one of the phase-by-phase sync
- * before the lanes (`{phase, after, read, totals}`, a sync killed across the upgrade), or a start.
+ * The cursor to go on from: a lanes cursor as committed; one of the two lanes the sync had
+ * before (customers; subscriptions then invoices) or of the phase-by-phase sync before lanes
+ * (`{phase, after, read, totals}`), for a sync killed across an upgrade; or a start.
  */
 function resumeFrom(resumed: unknown): Cursor {
   const start: Cursor = { phase: 'lanes', lanes: LANES.map(startOf), totals: {} };
   if (!resumed || typeof resumed !== 'object') return start;
   const cursor = resumed as Omit<Partial<Cursor>, 'phase'> & { phase?: string; after?: string | null; read?: number };
-  if (cursor.phase === 'lanes' && Array.isArray(cursor.lanes) && cursor.lanes.length === LANES.length) return cursor as unknown as Cursor;
   const totals = (cursor.totals ?? {}) as Cursor['totals'];
+  const done = (phase: ListPhase): LanePosition => ({ phase, after: null, read: totals[phase] ?? 0, done: true });
+  // Where each list stands, from the customers' and the one list read after them.
+  const lanesOf = (customers: LanePosition, later: LanePosition | null): Cursor => {
+    const subscriptions = later?.phase === 'subscriptions' ? later : later?.phase === 'invoices' ? done('subscriptions') : startOf(['subscriptions']);
+    const invoices = later?.phase === 'invoices' ? later : startOf(['invoices']);
+    return { phase: 'lanes', lanes: [customers, subscriptions, invoices], totals };
+  };
+  if (cursor.phase === 'lanes' && Array.isArray(cursor.lanes)) {
+    if (cursor.lanes.length === LANES.length) return cursor as unknown as Cursor;
+    const [customers, later] = cursor.lanes as [LanePosition | undefined, LanePosition | undefined];
+    return cursor.lanes.length === 2 && customers && later ? lanesOf(customers, later) : start;
+  }
   const position = (phase: ListPhase): LanePosition => ({ phase, after: cursor.after ?? null, read: cursor.read ?? 0, done: false });
-  if (cursor.phase === 'customers') return { phase: 'lanes', lanes: [position('customers'), startOf(LANES[1] as ListPhase[])], totals };
-  if (cursor.phase === 'subscriptions' || cursor.phase === 'invoices') return { phase: 'lanes', lanes: [{ ...startOf(LANES[0] as ListPhase[]), done: true }, position(cursor.phase)], totals };
+  if (cursor.phase === 'customers') return lanesOf(position('customers'), null);
+  if (cursor.phase === 'subscriptions' || cursor.phase === 'invoices') return lanesOf(done('customers'), position(cursor.phase));
   return start;
 }
 
@@ -527,6 +543,8 @@ async function initialSync(context: SyncContext, stripe: Stripe, catalogue: Stri
     return handing;
   };
   let failed = false;
+  // Payment keys the invoices of this run removed (void or uncollectible lines).
+  const voided = new Set<string>();
   const request = (phase: ListPhase, after: string | null, withTotal: boolean) => {
     const promise = readPage(stripe, catalogue, phase, after, withTotal);
     // Awaited by its lane; a commit failing first must not leave it unhandled.
@@ -547,6 +565,9 @@ async function initialSync(context: SyncContext, stripe: Stripe, catalogue: Stri
         const lastId = page.ids.at(-1);
         const phaseDone = !page.hasMore || !lastId;
         if (!phaseDone) pending = request(phase, lastId, false);
+        // A void invoice read before the subscription removed its term's line: no stand-in for it.
+        if (phase === 'invoices') for (const key of page.batch.deletedPayments ?? []) voided.add(key);
+        if (phase === 'subscriptions' && voided.size > 0) page.batch.payments = page.batch.payments?.filter((payment) => !voided.has(payment.externalId));
         appendBatch(batch, page.batch);
         for (const [id, name] of page.names) names.set(id, name);
         pages += 1;

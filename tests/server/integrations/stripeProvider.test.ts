@@ -131,12 +131,12 @@ describe(`Stripe provider on ${testEngine}: an initial sync`, () => {
     expect(rest.progress[0]).toBeGreaterThanOrEqual(first.progress[3] as number);
   });
 
-  it('reads customers beside subscriptions and invoices while the database writes, up to the queued batches, and commits in order', async () => {
+  it('reads customers, subscriptions and invoices side by side while the database writes, up to the queued batches, and commits in order', async () => {
     const { pagesPerCommit, commitsQueued } = stripeSyncSettings;
     Object.assign(stripeSyncSettings, { pagesPerCommit: 1, commitsQueued: 2 });
     onTestFinished(() => void Object.assign(stripeSyncSettings, { pagesPerCommit, commitsQueued }));
     fake.reset();
-    // Five pages of customers, five of subscriptions, then invoices.
+    // Five pages each of customers and subscriptions, and the invoices.
     fake.generate(450);
     const listPages = () => (fake.requests.get('/v1/customers') ?? 0) + (fake.requests.get('/v1/subscriptions') ?? 0) + (fake.requests.get('/v1/invoices') ?? 0);
     const recorded = fresh();
@@ -158,27 +158,28 @@ describe(`Stripe provider on ${testEngine}: an initial sync`, () => {
         writing -= 1;
       },
     });
-    // The first page's commit is held and the second waits behind it (two queued); the third
-    // page waits for room, the fourth (the other lane's) behind it, and each lane has asked for
-    // its next page: six pages, and no more until the database moves.
-    await expect.poll(listPages).toBe(6);
-    expect(fake.requests.get('/v1/customers')).toBeGreaterThanOrEqual(1);
-    expect(fake.requests.get('/v1/subscriptions')).toBeGreaterThanOrEqual(1);
+    // The first page's commit is held and the second waits behind it (two queued); the next
+    // page of each of the three lanes waits for room, and each lane has asked for the page after
+    // it: eight pages (two handed over, three waiting, three asked for), and no more until the
+    // database moves.
+    await expect.poll(listPages).toBe(8);
+    for (const list of ['/v1/customers', '/v1/subscriptions', '/v1/invoices']) expect(fake.requests.get(list), list).toBeGreaterThanOrEqual(2);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(listPages()).toBe(6);
+    expect(listPages()).toBe(8);
     expect(cursors).toHaveLength(1);
     release();
     await sync;
-    // Each lane only moves forward from one commit to the next, and the last has read both whole.
+    // Each lane only moves forward from one commit to the next, and the last has read all whole.
     const rank = (position: { phase: string; read: number; done: boolean }) => [['customers', 'subscriptions', 'invoices'].indexOf(position.phase), position.read, Number(position.done)];
     for (let k = 1; k < cursors.length; k++) {
-      for (const lane of [0, 1]) {
+      for (const lane of [0, 1, 2]) {
         const [before, now] = [rank((cursors[k - 1] as Lanes).lanes[lane]!), rank((cursors[k] as Lanes).lanes[lane]!)];
         expect(now[0]! > before[0]! || (now[0] === before[0] && now[1]! >= before[1]!), `commit ${k}, lane ${lane}`).toBe(true);
       }
     }
     expect((cursors.at(-1) as Lanes).lanes).toEqual([
       { phase: 'customers', after: expect.any(String), read: 450, done: true },
+      { phase: 'subscriptions', after: expect.any(String), read: 450, done: true },
       { phase: 'invoices', after: expect.any(String), read: expect.any(Number), done: true },
     ]);
     expect(recorded.progress.at(-1)).toBe(99);
@@ -206,6 +207,35 @@ describe(`Stripe provider on ${testEngine}: an initial sync`, () => {
     expect([...restKeys].filter((key) => !paymentsOf(whole).has(key))).toEqual([]);
     // Customers counted as read: the percent starts past their share.
     expect(rest.progress[0]).toBeGreaterThanOrEqual(15);
+  });
+
+  it('resumes a cursor of the two lanes the sync had before (customers; subscriptions then invoices) with nothing lost', async () => {
+    fake.reset();
+    fake.generate(230);
+    const whole = fresh();
+    await stripeProvider.sync(contextFor(whole));
+    const headers = { authorization: `Bearer ${accessToken}`, 'stripe-account': FAKE_STRIPE_ACCOUNT };
+    const firstInvoices = (await (await fetch(`${fake.url}/v1/invoices?limit=100`, { headers })).json()) as { data: { id: string }[] };
+    const before = { customers: fake.requests.get('/v1/customers') ?? 0, subscriptions: fake.requests.get('/v1/subscriptions') ?? 0 };
+    // Killed in the invoices, after their first page: customers and subscriptions were read whole.
+    const rest = fresh();
+    const lanes = [
+      { phase: 'customers', after: 'cus_x', read: 230, done: true },
+      { phase: 'invoices', after: (firstInvoices.data.at(-1) as { id: string }).id, read: 100, done: false },
+    ];
+    await stripeProvider.sync(contextFor(rest, { cursor: { phase: 'lanes', lanes, totals: { customers: 230, subscriptions: 230 } } }));
+    expect({ customers: fake.requests.get('/v1/customers') ?? 0, subscriptions: fake.requests.get('/v1/subscriptions') ?? 0 }).toEqual(before);
+    const restKeys = [...paymentsOf(rest).keys()];
+    const invoiced = [...paymentsOf(whole).values()].filter((payment) => payment.invoiceNumber !== null).map((payment) => payment.externalId);
+    // The invoices after the cursor are written (each generated invoice is one paid line), none before it.
+    expect(restKeys.filter((key) => !invoiced.includes(key))).toEqual([]);
+    expect(restKeys).toHaveLength(invoiced.length - firstInvoices.data.length);
+    expect((rest.cursors.at(-1) as { lanes: unknown[] }).lanes).toEqual([
+      { phase: 'customers', after: 'cus_x', read: 230, done: true },
+      { phase: 'subscriptions', after: null, read: 230, done: true },
+      { phase: 'invoices', after: expect.any(String), read: expect.any(Number), done: true },
+    ]);
+    expect(rest.progress[0]).toBeGreaterThanOrEqual(15 + 30);
   });
 
   it('waits out 429 (Retry-After, Stripe-Should-Retry) and 500 answers and finishes', async () => {
@@ -250,6 +280,44 @@ describe(`Stripe provider on ${testEngine}: an initial sync`, () => {
     expect(open).toMatchObject({ customerExternalId: 'cus_seed1', totalValue: 4000, invoiceNumber: null, quantity: 2, productKey: 'Basic', discount: { kind: 'finite', months: 3, name: 'Half for 3 months' } });
     // The seeded active subscription's current period is paid: only its invoice line is there.
     expect([...paymentsOf(recorded).values()].filter((p) => p.customerExternalId === 'cus_seed1' && p.invoiceNumber === null)).toHaveLength(1);
+  });
+
+  it('marks an unpaid term a stand-in, and leaves out the term a void invoice read earlier removed', async () => {
+    fake.seed(1);
+    const now = Math.floor(Date.now() / 1000);
+    const today = new Date(now * 1000).toISOString().slice(0, 10);
+    const price = { id: 'price_basic_monthly', object: 'price', currency: 'usd', product: 'prod_basic', unit_amount: 2000, recurring: { interval: 'month', interval_count: 1, usage_type: 'licensed' } };
+    const subscription = (id: string, item: string) => ({
+      id,
+      object: 'subscription',
+      customer: 'cus_seed1',
+      status: 'active',
+      latest_invoice: null,
+      items: { object: 'list', has_more: false, data: [{ id: item, price, quantity: 1, current_period_start: now, current_period_end: now + 30 * 86_400 }] },
+    });
+    fake.add('subscriptions', subscription('sub_voided', 'si_voided'));
+    fake.add('subscriptions', subscription('sub_kept', 'si_kept'));
+    // Three pages of ended subscriptions before them: the invoices' first page, with the void
+    // invoice, is read while the subscriptions lane is still on its first pages.
+    for (let k = 0; k < 300; k++) fake.add('subscriptions', { id: `sub_ended${k}`, object: 'subscription', customer: 'cus_seed1', status: 'canceled', latest_invoice: null, items: { object: 'list', has_more: false, data: [] } });
+    fake.add('invoices', {
+      id: 'in_void',
+      object: 'invoice',
+      customer: 'cus_seed1',
+      status: 'void',
+      number: 'V-1',
+      created: now,
+      discounts: [],
+      lines: { object: 'list', has_more: false, data: [{ id: 'il_void', amount: 2000, currency: 'usd', period: { start: now, end: now + 30 * 86_400 }, parent: { subscription_item_details: { subscription_item: 'si_voided', proration: false } } }] },
+    });
+    const recorded = fresh();
+    await stripeProvider.sync(contextFor(recorded));
+    expect(recorded.batches.flatMap((batch) => batch.deletedPayments ?? [])).toContain(`si_voided@${today}`);
+    const payments = paymentsOf(recorded);
+    expect(payments.has(`si_voided@${today}`)).toBe(false);
+    expect(payments.get(`si_kept@${today}`)).toMatchObject({ standIn: true, invoiceNumber: null, totalValue: 2000 });
+    // An invoice's payment is never a stand-in.
+    expect([...payments.values()].filter((payment) => payment.invoiceNumber !== null && payment.standIn)).toEqual([]);
   });
 });
 

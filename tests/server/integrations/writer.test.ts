@@ -211,4 +211,26 @@ describe(`integration batch writer on ${testEngine}`, () => {
     expect(known.get(`c${KNOWN_CUSTOMERS_LIMIT - 1}`)).toBe(`id${KNOWN_CUSTOMERS_LIMIT - 1}`);
     expect(known.get(`c${KNOWN_CUSTOMERS_LIMIT}`)).toBeUndefined();
   });
+
+  it('never lets a stand-in replace or revive what an invoice decided; a stand-in replaces a stand-in', async () => {
+    const stored = async (externalId: string) => {
+      const row = await harness.db.kysely.selectFrom('payments').select(['version', 'total_value', 'invoice_number', 'deleted_at']).where('account_id', '=', accountId).where('external_id', '=', externalId).executeTakeFirstOrThrow();
+      return { ...row, total_value: Number(row.total_value), version: Number(row.version) };
+    };
+    const term = (externalId: string, totalValue: number) => payment(externalId, { invoiceNumber: null, totalValue, monthlyAmount: totalValue, standIn: true });
+    // In one batch: the invoice's payment stays whichever comes last; a later stand-in replaces an earlier one.
+    expect(await write({ payments: [payment('si_a', { invoiceNumber: 'A-1' }), term('si_a', 999), term('si_b', 100), term('si_b', 200)] })).toMatchObject({ paymentsInserted: 2 });
+    expect(await stored('si_a')).toMatchObject({ invoice_number: 'A-1', total_value: 1200 });
+    expect((await stored('si_b')).total_value).toBe(200);
+    // Stored: an invoice's payment, and one a void invoice deleted, are left alone by stand-ins.
+    await write({ deletedPayments: ['si_b'] });
+    expect(await write({ payments: [term('si_a', 999), term('si_b', 300)] })).toMatchObject({ paymentsInserted: 0, paymentsChanged: 0 });
+    expect(await stored('si_a')).toMatchObject({ invoice_number: 'A-1', total_value: 1200, version: 1 });
+    expect((await stored('si_b')).deleted_at).not.toBeNull();
+    // A stand-in changes a stand-in (the term changed), and an invoice's payment replaces a stand-in.
+    await write({ payments: [term('si_c', 100)] });
+    expect(await write({ payments: [term('si_c', 150)] })).toMatchObject({ paymentsChanged: 1 });
+    expect(await write({ payments: [payment('si_c', { invoiceNumber: 'C-1' })] })).toMatchObject({ paymentsChanged: 1 });
+    expect(await stored('si_c')).toMatchObject({ invoice_number: 'C-1', total_value: 1200, version: 3 });
+  });
 });
