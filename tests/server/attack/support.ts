@@ -206,6 +206,8 @@ const PLAIN_VALUES: Record<string, unknown> = {
   pinned: true,
   skip_headers: true,
   marketing_ref: 'probe',
+  // An exchange rate (PUT /account_settings): greater than 0.
+  rate: 4.2,
 };
 
 /** A value of `schema` for the field `name`: from `values` (ids), else plausible for its name, else from the schema. */
@@ -430,6 +432,8 @@ export interface SeededAccount {
   /** A cost (POST /costs) with a cost attribute value, and a costs import waiting for its mapping. */
   costId: string;
   costImportId: string;
+  /** The cost attribute the cost has a value of. */
+  costAttributeId: string;
 }
 
 const PAYMENTS_CSV_HEADER = 'customer_id,invoice_number,started_at,months,monthly_amount,customer_name,product,units';
@@ -580,6 +584,7 @@ export async function seedAccount(app: FastifyInstance, db: TestDatabase, label:
     childPublicId: `${prefix}-pub-child`,
     costId: cost.id,
     costImportId: costImport.id ?? '',
+    costAttributeId: costAttribute.id,
   };
 }
 
