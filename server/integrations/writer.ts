@@ -101,9 +101,9 @@ async function customersByPublicId(trx: Transaction<DB>, accountId: string, publ
 /**
  * Customer ids by public id that a run has learned from its committed batches (`KnownCustomers`)
  * and that the current batch learns (`learned`, handed to the run once its transaction commits):
- * a first sync then looks up only customers it has not written or read before. Customers are
- * never removed (a deleted or merged one keeps its row), so an id once seen stays right; a public
- * id edited during a run is seen from the next run on. At most `KNOWN_CUSTOMERS_LIMIT` are kept.
+ * a first sync then looks up only customers it has not written or read before. A customer keeps
+ * its row and its public id for good (a deleted or merged one stays, marked deleted), so an id
+ * once seen is the one a lookup would find. At most `KNOWN_CUSTOMERS_LIMIT` are kept.
  */
 export class KnownCustomers {
   private readonly ids = new Map<string, string>();

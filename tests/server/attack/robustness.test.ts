@@ -186,8 +186,8 @@ const LINK_SECRETS: Record<string, (account: SeededAccount) => string> = {
  * succeeds and each one changes a single value of it. VALID_BASE checks that they do.
  */
 const BASE_BODIES: Record<string, (account: SeededAccount) => Record<string, unknown>> = {
-  'POST /costs': (account) => ({ value: 120_020, currency: 'USD', date: '2026-02-01', due_date: '2026-03-01', invoice_number: 'FV/probe', name: 'Probe', segments: [{ id: account.costAttributeId, value: 'Probe' }] }),
-  'PUT /costs/upsert/{id}': (account) => ({ value: 120_020, currency: 'USD', date: '2026-02-01', due_date: '2026-03-01', invoice_number: 'FV/probe', name: 'Probe', segments: [{ id: account.costAttributeId, value: 'Probe' }] }),
+  'POST /costs': (account) => costBody(account),
+  'PUT /costs/upsert/{id}': (account) => costBody(account),
   'PUT /subscriptions/history/{id}': (account) => paymentBody(account),
   'PUT /subscriptions/history/upsert/{id}': (account) => paymentBody(account),
   // The third customer (no children), under the second, with a value of the account's attribute
@@ -201,6 +201,10 @@ const BASE_BODIES: Record<string, (account: SeededAccount) => Record<string, unk
     filter: { operator: 'and', arguments: [{ type: 'segment', id: account.segmenterId, name: 'Plan', value: 'Gold', negated: false }] },
   }),
 };
+
+function costBody(account: SeededAccount): Record<string, unknown> {
+  return { value: 120_020, currency: 'USD', date: '2026-02-01', due_date: '2026-03-01', invoice_number: 'FV/probe', name: 'Probe', segments: [{ id: account.costAttributeId, value: 'Probe' }] };
+}
 
 function paymentBody(account: SeededAccount): Record<string, unknown> {
   return {
@@ -236,10 +240,6 @@ function baseOf(op: Operation, withOptional = true, account: SeededAccount = own
 }
 
 /**
- * The base request the cases vary: with every query parameter, or (a read that refuses that
- * combination) with the required ones only, so that the cases reach the handler's work.
- */
-/**
  * The customer attribute's name as it is now: other operations' cases rename the account's
  * attributes (PUT /object_attributes/{id}), and a customer's values name their attribute.
  */
@@ -248,6 +248,10 @@ async function currentSegmentName(account: SeededAccount): Promise<string> {
   return row.name;
 }
 
+/**
+ * The base request the cases vary: with every query parameter, or (a read that refuses that
+ * combination) with the required ones only, so that the cases reach the handler's work.
+ */
 async function validBaseOf(op: Operation): Promise<Base> {
   const full = baseOf(op);
   if (op.key === 'PUT /customers/{id}') {
@@ -585,10 +589,10 @@ describe(`robustness on ${testEngine}: bad inputs to every operation of docs/ope
       for (const { name, probe } of await casesOf(op)) {
         serverErrors.length = 0;
         const answer = await answerOf(probe);
-        // ATTACK_DEBUG=1 prints every case with its answer (exploring a new seed or a new operation).
         if (name === 'the valid request' && VALID_BASE.has(op.key) && (typeof answer === 'string' || answer.statusCode >= 300)) {
           failures.push(`${op.key}: its valid request did not succeed, so its cases test little\n  input:  ${describeProbe(probe)}\n  answer: ${typeof answer === 'string' ? answer : describeAnswer(answer)}`);
         }
+        // ATTACK_DEBUG=1 prints every case with its answer (exploring a new seed or a new operation).
         if (process.env.ATTACK_DEBUG) console.log(`DBG ${op.key} | ${name} | ${typeof answer === 'string' ? answer : `${answer.statusCode} ${answer.body.slice(0, 160)}`}`);
         const problem =
           typeof answer === 'string'
