@@ -53,6 +53,17 @@ function contextFor(recorded: Recorded, options: { mode?: 'initial' | 'increment
 }
 
 const fresh = (): Recorded => ({ batches: [], cursors: [], progress: [], log: [] });
+
+/** A whole first sync of 230 generated customers, and the first page of one of its lists (`{list}?{query}`) as a killed sync read it. */
+async function wholeSyncAndFirstPage(listQuery: string): Promise<{ whole: Recorded; first: { data: { id: string }[] } }> {
+  fake.reset();
+  fake.generate(230);
+  const whole = fresh();
+  await stripeProvider.sync(contextFor(whole));
+  const headers = { authorization: `Bearer ${accessToken}`, 'stripe-account': FAKE_STRIPE_ACCOUNT };
+  const first = (await (await fetch(`${fake.url}/v1/${listQuery}`, { headers })).json()) as { data: { id: string }[] };
+  return { whole, first };
+}
 const paymentsOf = (recorded: Recorded) => new Map(recorded.batches.flatMap((b) => b.payments ?? []).map((p) => [p.externalId, p]));
 const customersOf = (recorded: Recorded) => recorded.batches.flatMap((b) => b.customers ?? []);
 
@@ -188,13 +199,8 @@ describe(`Stripe provider on ${testEngine}: an initial sync`, () => {
   });
 
   it('resumes a cursor of the phase-by-phase sync (a sync killed across the upgrade) with nothing lost', async () => {
-    fake.reset();
-    fake.generate(230);
-    const whole = fresh();
-    await stripeProvider.sync(contextFor(whole));
     // That sync stopped after the first page of subscriptions: customers were read whole.
-    const headers = { authorization: `Bearer ${accessToken}`, 'stripe-account': FAKE_STRIPE_ACCOUNT };
-    const first = (await (await fetch(`${fake.url}/v1/subscriptions?limit=100&status=all`, { headers })).json()) as { data: { id: string }[] };
+    const { whole, first } = await wholeSyncAndFirstPage('subscriptions?limit=100&status=all');
     const customerPages = fake.requests.get('/v1/customers') ?? 0;
     const rest = fresh();
     await stripeProvider.sync(contextFor(rest, { cursor: { phase: 'subscriptions', after: (first.data.at(-1) as { id: string }).id, read: 100, totals: { customers: 230, subscriptions: 230 } } }));
@@ -210,12 +216,7 @@ describe(`Stripe provider on ${testEngine}: an initial sync`, () => {
   });
 
   it('resumes a cursor of the two lanes the sync had before (customers; subscriptions then invoices) with nothing lost', async () => {
-    fake.reset();
-    fake.generate(230);
-    const whole = fresh();
-    await stripeProvider.sync(contextFor(whole));
-    const headers = { authorization: `Bearer ${accessToken}`, 'stripe-account': FAKE_STRIPE_ACCOUNT };
-    const firstInvoices = (await (await fetch(`${fake.url}/v1/invoices?limit=100`, { headers })).json()) as { data: { id: string }[] };
+    const { whole, first: firstInvoices } = await wholeSyncAndFirstPage('invoices?limit=100');
     const before = { customers: fake.requests.get('/v1/customers') ?? 0, subscriptions: fake.requests.get('/v1/subscriptions') ?? 0 };
     // Killed in the invoices, after their first page: customers and subscriptions were read whole.
     const rest = fresh();
