@@ -64,7 +64,7 @@ describe('AppErrorBoundary', () => {
   });
 
   it('renders the page again after "Try again" once the problem is gone', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     function Flaky({ fail }: { fail: boolean }) {
       if (fail) throw new Error('flaky');
       return <p>Recovered</p>;

@@ -60,7 +60,7 @@ describe('top bar for a signed-in user', () => {
   });
 
   it('navigates with its links without reloading the page', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { location } = renderApp({ path: '/', user: fullAccessUser });
     await screen.findByRole('heading', { level: 1, name: 'Reports' });
 
@@ -76,7 +76,7 @@ describe('top bar for a signed-in user', () => {
   });
 
   it('has a user menu with Getting started, Settings and Sign out', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderWithProviders(<TopBar />, { user: fullAccessUser });
 
     await user.click(screen.getByRole('button', { name: 'User menu' }));
@@ -88,7 +88,7 @@ describe('top bar for a signed-in user', () => {
   });
 
   it('signs out through the auth machine: DELETE /users/sign_out, the token and the stored import forgotten, /sign_in', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     window.localStorage.setItem('subscope.token', 'jwt');
     window.localStorage.setItem('subscope.csvImport.importId', 'impAbc');
     const api = defaultFakeApi();
@@ -106,7 +106,7 @@ describe('top bar for a signed-in user', () => {
   });
 
   it('gives a shared-report-only user no navigation, report creation or settings', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const restricted: AuthUser = { ...fullAccessUser, permission_level: 'shared_report_only' };
     renderWithProviders(<TopBar />, { user: restricted });
 
@@ -118,7 +118,7 @@ describe('top bar for a signed-in user', () => {
   });
 
   it('opens the navigation drawer from the burger on small screens', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderWithProviders(<TopBar />, { user: fullAccessUser, path: '/costs' });
 
     await user.click(screen.getByRole('button', { name: 'Open navigation' }));
@@ -142,7 +142,7 @@ describe('top bar for an anonymous visitor', () => {
   });
 
   it("stores the current path, with its query, when 'Sign in' is clicked and goes to /sign_in", async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { location } = renderApp({ path: '/reports/shared/abc?currency=eur' });
     await screen.findByRole('heading', { level: 1 });
 
@@ -156,7 +156,7 @@ describe('top bar for an anonymous visitor', () => {
 
 describe('colour scheme toggle', () => {
   it('switches to dark and remembers the choice', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderWithProviders(<TopBar />);
 
     await user.click(screen.getByRole('button', { name: 'Switch to dark mode' }));

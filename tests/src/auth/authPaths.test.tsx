@@ -284,7 +284,7 @@ describe('the sign-in area and guards along the auth machine paths', () => {
     window.localStorage.setItem(TOKEN_STORAGE_KEY, STORED_TOKEN);
     const api = fakeServer();
     const { location } = renderApp({ path: '/', restore: true, api });
-    const walk: Walk = { user: userEvent.setup(), api, location };
+    const walk: Walk = { user: userEvent.setup({ delay: null }), api, location };
     const executors = viewExecutors(walk);
 
     let previous: AuthSnapshot | undefined;

@@ -42,7 +42,7 @@ describe('/getting-started', () => {
   });
 
   it('opens the public demo report, a real report with demo data, not the new account’s empty list', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = apiWithDemo();
     const { location } = renderApp({ path: '/getting-started', user: fullAccessUser, api });
     const open = await screen.findByRole('link', { name: 'Open the demo report' });
@@ -58,7 +58,7 @@ describe('/getting-started', () => {
   });
 
   it('offers Try again when the demo report could not be asked for', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     let answer: FakeAnswer = apiErrors(500, { detail: 'Something went wrong' });
     const api = defaultFakeApi(fullAccessUser);
     api.on('GET /demo/report', () => answer);

@@ -12,7 +12,7 @@ describe('route guards for an anonymous visitor', () => {
   it('sends a full-access route to /sign_in, remembering it, and returns there after sign-in', async () => {
     const api = createFakeApi({ 'POST /users/sign_in': () => signedInAnswer(fullAccessUser) });
     const { location } = renderApp({ path: '/customers?sort=mrr', api });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
     expect(location.history?.at(-1)).toBe('/sign_in');
@@ -102,12 +102,44 @@ describe('while the stored session is checked', () => {
     expect(location.history).toEqual(['/customers']);
   });
 
+  it('a public page whose lookup is in flight when the session is read still gets its answer (a group link opens its report)', async () => {
+    window.localStorage.setItem(TOKEN_STORAGE_KEY, 'stored.jwt');
+    const api = defaultFakeApi();
+    api.hold('GET /users/me');
+    api.hold('GET /business_report_groups/by_secret');
+    const { location } = renderApp({ path: '/reports/group/GroupSecretGroupSecretGroupSecre', restore: true, api });
+
+    await waitFor(() => expect(api.waiting('GET /business_report_groups/by_secret')).toBe(1));
+    api.release('GET /users/me', { status: 200, body: { user: apiUser(fullAccessUser) } });
+    expect(await screen.findByRole('navigation', { name: 'Main' })).toBeInTheDocument();
+    api.release('GET /business_report_groups/by_secret', { status: 200, body: { latest_report: { secret: 'NewestReport', title: 'Board pack' }, currency: null } });
+
+    await waitFor(() => expect(location.history?.at(-1)).toBe('/reports/NewestReport'));
+  });
+
+  it('forgets what the signed-in user read when they sign out: the next visitor asks the server again', async () => {
+    const api = defaultFakeApi();
+    let asked = 0;
+    api.on('GET /business_report_groups/by_secret', () => {
+      asked += 1;
+      return { status: 200, body: { latest_report: { secret: `Report${asked}`, title: 'Board pack' }, currency: null } };
+    });
+    const { location, queryClient } = renderApp({ path: '/reports/group/GroupSecretGroupSecretGroupSecre', user: fullAccessUser, api });
+    await waitFor(() => expect(location.history?.at(-1)).toBe('/reports/Report1'));
+    expect(queryClient.getQueryCache().getAll().length).toBeGreaterThan(0);
+
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'User menu' }));
+    await userEvent.setup({ delay: null }).click(await screen.findByRole('menuitem', { name: 'Sign out' }));
+    await waitFor(() => expect(location.history?.at(-1)).toBe('/sign_in'));
+    expect(queryClient.getQueryCache().getAll().filter((query) => query.state.data !== undefined)).toEqual([]);
+  });
+
   it('offers to try again when the server cannot be reached, keeping the stored token', async () => {
     window.localStorage.setItem(TOKEN_STORAGE_KEY, 'stored.jwt');
     const api = defaultFakeApi();
     api.on('GET /users/me', () => ({ status: 503 }));
     renderApp({ path: '/customers', restore: true, api });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
 
     expect(await screen.findByRole('heading', { name: 'Subscope is out of reach' })).toBeInTheDocument();
     expect(screen.getByText(SERVER_UNAVAILABLE_MESSAGE)).toBeInTheDocument();
@@ -148,7 +180,7 @@ describe('a 401 from any API call', () => {
   it('of the sign-in call itself means wrong credentials, not an expired session', async () => {
     const api = createFakeApi({ 'POST /users/sign_in': () => apiErrors(401, { detail: 'Email or password is invalid' }) });
     renderApp({ path: '/sign_in', api });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
 
     await user.type(await screen.findByLabelText('Email'), 'ada@example.com');
     await user.type(screen.getByLabelText('Password', { selector: 'input' }), 'nope');

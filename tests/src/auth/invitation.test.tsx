@@ -21,7 +21,7 @@ describe('/invitation/:token', () => {
       'PUT /invitations/:token': () => signedInAnswer(invitee),
     });
     const { location } = renderApp({ path: '/invitation/inv-123', api });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Join Acme Analytics' })).toBeInTheDocument();
     expect(screen.getByText(/Ada Lovelace invited you/)).toBeInTheDocument();

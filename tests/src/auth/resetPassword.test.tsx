@@ -9,7 +9,7 @@ import { apiErrors, createFakeApi, FAKE_JWT, signedInAnswer } from '../support/f
 describe('/reset_password', () => {
   it('keeps the button disabled until the address looks like text@text', async () => {
     renderApp({ path: '/reset_password' });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const email = await screen.findByLabelText('Email');
     const button = screen.getByRole('button', { name: 'Send reset link' });
 
@@ -33,7 +33,7 @@ describe('/reset_password', () => {
       'POST /users/password': () => ({ status: 200, body: { message: 'If the e-mail exists, a link is on its way' } }),
     });
     renderApp({ path: '/reset_password', api });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
 
     await user.type(await screen.findByLabelText('Email'), 'nobody@example.com');
     await user.click(screen.getByRole('button', { name: 'Send reset link' }));
@@ -46,7 +46,7 @@ describe('/reset_password', () => {
 
 describe('/reset_password/:token', () => {
   async function choosePassword(password: string, confirmation: string) {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.type(await screen.findByLabelText('New password', { selector: 'input' }), password);
     await user.type(screen.getByLabelText('Confirm new password', { selector: 'input' }), confirmation);
     await user.click(screen.getByRole('button', { name: 'Save password and sign in' }));

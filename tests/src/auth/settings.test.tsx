@@ -7,7 +7,7 @@ import { apiUser, createFakeApi, FAKE_API_TOKEN } from '../support/fakeApi';
 
 describe('Settings: the API token card', () => {
   it("shows the user's API token and copies it, toasting 'Copied'", async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderApp({ path: '/settings', user: fullAccessUser });
 
     expect(await screen.findByText(FAKE_API_TOKEN)).toBeInTheDocument();
@@ -22,7 +22,7 @@ describe('Settings: the API token card', () => {
       'GET /users/me': () => ({ status: 200, body: { user: apiUser({ ...fullAccessUser, name: 'Ada King' }, { api_token: FAKE_API_TOKEN }) } }),
     });
     renderApp({ path: '/settings', user: fullAccessUser, api });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
 
     await screen.findByText(FAKE_API_TOKEN);
     await user.click(screen.getByRole('button', { name: 'User menu' }));

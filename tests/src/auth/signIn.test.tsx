@@ -7,7 +7,7 @@ import { fullAccessUser, renderApp } from '../renderApp';
 import { apiErrors, createFakeApi, FAKE_JWT, signedInAnswer } from '../support/fakeApi';
 
 async function fillSignIn(email: string, password: string) {
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   await user.type(await screen.findByLabelText('Email'), email);
   await user.type(screen.getByLabelText('Password', { selector: 'input' }), password);
   await user.click(screen.getByRole('button', { name: 'Sign in' }));
@@ -42,7 +42,7 @@ describe('/sign_in', () => {
   it("asks for both fields with 'Required' before calling the server", async () => {
     const api = createFakeApi();
     renderApp({ path: '/sign_in', api });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
 
     await user.click(await screen.findByRole('button', { name: 'Sign in' }));
 
@@ -78,7 +78,7 @@ describe('/sign_in', () => {
   it("returns to the page where the top bar's 'Sign in' was clicked", async () => {
     const api = createFakeApi({ 'POST /users/sign_in': () => signedInAnswer(fullAccessUser) });
     const { location } = renderApp({ path: '/reports/shared/abc?currency=eur', api });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
 
     await user.click(await screen.findByRole('link', { name: 'Sign in' }));
     await screen.findByRole('heading', { level: 1, name: 'Sign in' });

@@ -11,7 +11,7 @@ afterEach(() => {
 });
 
 async function fillSignUp({ name = '', email = '', password = '' }) {
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   if (name) await user.type(await screen.findByLabelText('Name'), name);
   const emailInput = await screen.findByLabelText(/^Email/);
   if (email) {

@@ -16,7 +16,7 @@ function usersApi(items = [apiUser(fullAccessUser), apiUser(grace, { invitation_
 }
 
 async function openDrawer() {
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   await user.click(await screen.findByRole('button', { name: 'Add user' }));
   const drawer = within(await screen.findByRole('dialog', { name: 'Add user' }));
   return { user, drawer };

@@ -96,7 +96,7 @@ describe('the Costs page', () => {
   });
 
   it('adds a cost: checks the form as the server does, keeps what was typed on a refusal, shows the server’s field errors', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const server = costsServer();
     renderApp({ path: '/costs', user: fullAccessUser, api: server.api });
     await user.click((await screen.findAllByRole('button', { name: 'New costs' }))[0] as HTMLElement);
@@ -145,7 +145,7 @@ describe('the Costs page', () => {
   });
 
   it('edits a cost with PUT /costs/upsert/{id}: an emptied attribute value is sent as null', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const server = costsServer();
     renderApp({ path: '/costs', user: fullAccessUser, api: server.api });
     await user.click(await screen.findByRole('button', { name: 'Actions of the cost FV/1' }));
@@ -163,7 +163,7 @@ describe('the Costs page', () => {
   });
 
   it(`deletes a cost after a confirmation, and says '${COST_DELETE_FAILURE}' when it cannot`, async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const server = costsServer();
     renderApp({ path: '/costs', user: fullAccessUser, api: server.api });
     server.api.on('DELETE /costs/:id', () => ({ status: 500 }));

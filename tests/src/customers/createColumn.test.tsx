@@ -188,7 +188,7 @@ describe('the Create column drawer', { timeout: 60_000 }, () => {
     const api = customersApi();
     api.on('PUT /customer_related_metric_definitions/:id', ({ body }) => ({ status: 200, body: { ...definition('in_progress'), ...(body as object) } }));
     renderCustomersPage(api);
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     await user.click(await editColumnsButton());
     await user.click(await within(await screen.findByRole('dialog', { name: 'Edit columns' })).findByRole('button', { name: 'Edit Bookings per MRR' }));
     await screen.findByRole('dialog', { name: 'Edit column: Bookings per MRR' });

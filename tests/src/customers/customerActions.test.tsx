@@ -41,7 +41,7 @@ const beta = () => customer('c2', 'Beta');
 
 describe('the customer drawer’s actions menu', () => {
   it('offers merge, assign parent, the exclusion toggle and delete to a customer without parent or children', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderDrawer(customersApi([acme(), beta()]), 'c1');
     const menu = await openActions(user, await openDrawer('Acme'));
     expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Merge customer', 'Assign parent', 'Exclude from metrics calculation', 'Delete customer']);
@@ -50,7 +50,7 @@ describe('the customer drawer’s actions menu', () => {
   });
 
   it('hides Assign parent from a customer with children', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderDrawer(customersApi([customer('c1', 'Acme', { children_ids: ['c2'] }), customer('c2', 'Beta', { parent_id: 'c1' })]), 'c1');
     const menu = await openActions(user, await openDrawer('Acme'));
     expect(within(menu).queryByRole('menuitem', { name: 'Assign parent' })).not.toBeInTheDocument();
@@ -58,7 +58,7 @@ describe('the customer drawer’s actions menu', () => {
   });
 
   it('offers Remove parent only with a parent, and removes it with parent_id null', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = customersApi([customer('c1', 'Acme', { parent_id: 'p1' }), customer('p1', 'Holding', { children_ids: ['c1'] })]);
     renderDrawer(api, 'c1');
     const drawer = await openDrawer('Acme');
@@ -72,7 +72,7 @@ describe('the customer drawer’s actions menu', () => {
   });
 
   it('excludes from metrics calculation, then shows the item ticked and the customer marked', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = customersApi([acme()]);
     renderDrawer(api, 'c1');
     const drawer = await openDrawer('Acme');
@@ -92,7 +92,7 @@ describe('the customer drawer’s actions menu', () => {
 
 describe('Merge customer', () => {
   it('asks to select a customer, then merges the chosen one into the open one', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = customersApi([acme(), beta()]);
     renderDrawer(api, 'c1');
     const drawer = await openDrawer('Acme');
@@ -118,7 +118,7 @@ describe('Merge customer', () => {
   });
 
   it('says the merge failed and keeps the choice', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = customersApi([acme(), beta()]);
     api.on('POST /customers/:id/merge', () => apiErrors(500, { detail: 'boom' }));
     renderDrawer(api, 'c1');
@@ -138,7 +138,7 @@ describe('Assign parent', () => {
   }
 
   it('asks to select a customer, then assigns the chosen parent', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = customersApi([acme(), beta()]);
     renderDrawer(api, 'c1');
     const assign = await openAssign(user);
@@ -152,7 +152,7 @@ describe('Assign parent', () => {
   });
 
   it('says the assignment failed', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = customersApi([acme(), beta()]);
     api.on('PUT /customers/:id', () => apiErrors(422, { pointer: '/body/parent_id', detail: 'A customer with children cannot have a parent' }));
     renderDrawer(api, 'c1');
@@ -164,7 +164,7 @@ describe('Assign parent', () => {
   });
 
   it('creates a new parent by name and assigns it; a blank name is required', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = customersApi([acme()]);
     renderDrawer(api, 'c1');
     const assign = await openAssign(user);
@@ -180,7 +180,7 @@ describe('Assign parent', () => {
   });
 
   it('says a new parent could not be created, and assigns nothing', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = customersApi([acme()]);
     api.on('POST /customers', () => apiErrors(500, { detail: 'boom' }));
     renderDrawer(api, 'c1');
@@ -195,7 +195,7 @@ describe('Assign parent', () => {
 
 describe('Delete customer', () => {
   it('asks for confirmation, deletes, and closes the drawer', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = customersApi([acme()]);
     const { onClose } = renderDrawer(api, 'c1');
     const drawer = await openDrawer('Acme');
@@ -215,7 +215,7 @@ describe('Delete customer', () => {
   });
 
   it('says the customer could not be removed and stays open', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = customersApi([acme()]);
     api.on('DELETE /customers/:id', () => apiErrors(500, { detail: 'boom' }));
     const { onClose } = renderDrawer(api, 'c1');
@@ -229,7 +229,7 @@ describe('Delete customer', () => {
 
 describe('the name edit', () => {
   it('requires a name, then saves it', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = customersApi([acme()]);
     renderDrawer(api, 'c1');
     const drawer = await openDrawer('Acme');
@@ -248,7 +248,7 @@ describe('the name edit', () => {
   });
 
   it('keeps what was typed when the server refuses it', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = customersApi([acme()]);
     api.on('PUT /customers/:id', () => apiErrors(500, { detail: 'boom' }));
     renderDrawer(api, 'c1');

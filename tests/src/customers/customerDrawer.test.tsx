@@ -102,7 +102,7 @@ describe('CustomerDrawer', () => {
   });
 
   it('remembers the payments order in this browser', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const queries: Record<string, unknown>[] = [];
     const api = drawerApi([customer('c1', 'Acme')]);
     const view = renderDrawer(api, 'c1', recordingServices(api, queries));
@@ -120,7 +120,7 @@ describe('CustomerDrawer', () => {
   });
 
   it('offers “Show all payments” when as many payments came as the limit, and asks for all', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const queries: Record<string, unknown>[] = [];
     const hundred = Array.from({ length: 100 }, (_, k) => payment(k, `2025-01-${String((k % 28) + 1).padStart(2, '0')}`));
     const api = drawerApi([customer('c1', 'Acme')], hundred);
@@ -131,7 +131,7 @@ describe('CustomerDrawer', () => {
   });
 
   it('links the parent, which opens in the drawer, and lists the children', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const kids = Array.from({ length: 150 }, (_, k) => customer(`kid${k}`, `Kid ${k}`, { parent_id: 'p' }));
     const api = drawerApi([customer('c1', 'Acme', { parent_id: 'p' }), customer('p', 'Holding', { children_ids: kids.map((kid) => kid.id) }), ...kids]);
     renderDrawer(api, 'c1');
@@ -158,7 +158,7 @@ describe('CustomerDrawer', () => {
   });
 
   it('maximises and restores', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderDrawer(drawerApi([customer('c1', 'Acme')]), 'c1');
     const maximise = await screen.findByRole('button', { name: 'Maximise drawer' });
     expect(maximise).toHaveAttribute('aria-pressed', 'false');
@@ -178,7 +178,7 @@ describe('CustomerDrawer', () => {
 
 describe('CustomerDrawer requests', () => {
   it('aborts the payments request of an order the user left before it answered, and shows the order asked last', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = drawerApi([customer('c1', 'Acme')]);
     renderDrawer(api, 'c1');
     const drawer = await screen.findByRole('dialog', { name: /Details: Acme/ });

@@ -32,7 +32,7 @@ describe('the customers page', () => {
   });
 
   it('searches once the user stops typing, with the largest limit, and shows the matches', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = customersApi();
     renderCustomersPage(api);
     await screen.findByRole('link', { name: 'Acme' });
@@ -66,7 +66,7 @@ describe('the customers page', () => {
   });
 
   it('sorts by a column header: ascending, then descending, from the first page', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = customersApi();
     renderCustomersPage(api);
     await screen.findByRole('link', { name: 'Acme' });
@@ -78,7 +78,7 @@ describe('the customers page', () => {
   });
 
   it('pages with the answer’s cursors and says which rows it shows', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = customersApi();
     api.on('GET /customers', (request) => {
       const query = queryOf(request);
@@ -112,7 +112,7 @@ describe('the customers page', () => {
   });
 
   it('opens a customer’s details over the table at /customers/{id}, and closes back to /customers', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { location } = renderCustomersPage();
     await user.click((await screen.findByText('pub_c2')).closest('tr') as HTMLElement);
     expect(await screen.findByRole('dialog', { name: /Details: Globex/ })).toBeInTheDocument();

@@ -23,7 +23,7 @@ function withSaving(api: ReturnType<typeof customersApi>, all: CustomerColumn[])
 }
 
 async function openDrawer() {
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   await user.click(await editColumnsButton());
   await screen.findByRole('dialog', { name: 'Edit columns' });
   return user;
@@ -118,7 +118,7 @@ describe('the Edit columns drawer', () => {
         await new Promise((resolve) => setTimeout(resolve, 0));
       });
       await waitFor(() => expect(drawer().getAllByRole('listitem').map((item) => item.getAttribute('aria-label')).slice(0, 3)).toEqual(['Name', 'Added at', 'Customer ID']));
-      await userEvent.setup().click(drawer().getByRole('button', { name: 'Save' }));
+      await userEvent.setup({ delay: null }).click(drawer().getByRole('button', { name: 'Save' }));
       await waitFor(() => expect(sent(api, 'PUT /users/me')).toHaveLength(1));
       expect(savedColumns(sent(api, 'PUT /users/me')[0]?.body).map((column) => column.id).slice(0, 3)).toEqual(['name', 'added_at', 'public_id']);
       await waitFor(() => expect(headers().slice(0, 3)).toEqual(['Name', 'Added at', 'Customer ID']));

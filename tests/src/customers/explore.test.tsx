@@ -98,12 +98,12 @@ describe('the explore page', () => {
       'Churned customers (0)',
     ]);
     // A click shows that bucket alone.
-    await userEvent.setup().click(within(legend).getByRole('button', { name: '> 100% (1)' }));
+    await userEvent.setup({ delay: null }).click(within(legend).getByRole('button', { name: '> 100% (1)' }));
     await waitFor(() => expect(scatter().series.map((series) => series.name)).toEqual(['> 100%']));
   });
 
   it('switches the y axis among the four figures, kept in the URL', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { location } = renderExplore(exploreApi());
     await waitFor(() => expect(scatter()).toBeDefined());
     expect(screen.getAllByRole('radio').map((radio) => radio.closest('div')?.textContent)).toEqual(['New MRR when occurred', 'Accrued total', 'Growth since start', 'MRR']);
@@ -149,7 +149,7 @@ describe('the explore page', () => {
 
   it('says when the customers cannot be fetched, and tries again', async () => {
     let fail = true;
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderExplore(exploreApi(() => (fail ? apiErrors(500, { detail: 'boom' }) : { status: 200, body: answer })));
     expect(await screen.findByRole('alert')).toHaveTextContent(EXPLORE_FETCH_FAILURE);
     fail = false;
@@ -194,7 +194,7 @@ describe('Explore customers in a point’s details', () => {
   const march: SectionPointInfo = { sectionId: 'sec_mrr', segmentId: 'customer_segment:plan', segmentValue: 'Growth', seriesName: 'Growth', time: '2025-03-01', value: 100 };
 
   it('opens the explore page of the point, with the dialog’s title and the way back in route state', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = defaultFakeApi(fullAccessUser);
     api.on('GET /business_report/sections/:id/details', () => detailsAnswer('subscriptions'));
     const { location } = renderWithProviders(
@@ -211,7 +211,7 @@ describe('Explore customers in a point’s details', () => {
   });
 
   it('is not offered for costs or deals', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = defaultFakeApi(fullAccessUser);
     api.on('GET /business_report/sections/:id/details', () => detailsAnswer('costs'));
     renderWithProviders(
@@ -227,7 +227,7 @@ describe('Explore customers in a point’s details', () => {
   });
 
   it('is not offered for a cohort cell', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = defaultFakeApi(fullAccessUser);
     api.on('GET /business_report/sections/:id/cohort_details', () => detailsAnswer('subscriptions'));
     const cohorts = cohortSection();

@@ -31,7 +31,7 @@ function segmentsApi() {
 }
 
 async function openEditor(name: string) {
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   const drawer = await screen.findByRole('dialog', { name: /Details: Acme/ });
   const attributes = await within(drawer).findByRole('table', { name: 'Attributes' });
   await waitFor(() => expect(within(attributes).getAllByRole('row')).toHaveLength(2));

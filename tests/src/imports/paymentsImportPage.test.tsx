@@ -39,7 +39,7 @@ interface Page {
 function renderWizard(api: FakeApi = fakeServer()): Page {
   const clock = new SimulatedClock();
   const { container } = renderWithProviders(<ImportWizard clock={clock} />, { user: fullAccessUser, api });
-  return { user: userEvent.setup({ applyAccept: false }), api, clock, container };
+  return { user: userEvent.setup({ applyAccept: false, delay: null }), api, clock, container };
 }
 
 const csv = () => new File(['customer,invoice\n'], 'payments.csv', { type: 'text/csv' });

@@ -236,7 +236,7 @@ describe('the payments import page along its generated paths', () => {
     const clock = new SimulatedClock();
     const { container } = renderWithProviders(<ImportWizard clock={clock} input={modelInput} />, { user: fullAccessUser, api });
     // The page's file input accepts .csv; a user can still pick another file in the system dialog.
-    const walk: Walk = { user: userEvent.setup({ applyAccept: false }), api, clock, container, previous: undefined };
+    const walk: Walk = { user: userEvent.setup({ applyAccept: false, delay: null }), api, clock, container, previous: undefined };
 
     await path.test(
       pathTestParams(viewExecutors(walk), async (expected) => {

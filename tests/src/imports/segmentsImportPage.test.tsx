@@ -58,7 +58,7 @@ function renderImport(api: FakeApi = fakeServer()): Page {
     user: fullAccessUser,
     api,
   });
-  return { user: userEvent.setup({ applyAccept: false }), api, live, clock, container };
+  return { user: userEvent.setup({ applyAccept: false, delay: null }), api, live, clock, container };
 }
 
 const csv = () => new File(['Customer ID,Company,Plan\n'], 'plans.csv', { type: 'text/csv' });

@@ -278,7 +278,7 @@ describe('the attribute values import page along the segments import paths', () 
       { user: fullAccessUser, api },
     );
     // The page's file input accepts .csv; a user can still pick another file in the system dialog.
-    const walk: Walk = { user: userEvent.setup({ applyAccept: false }), api, live, clock, container, previous: undefined };
+    const walk: Walk = { user: userEvent.setup({ applyAccept: false, delay: null }), api, live, clock, container, previous: undefined };
 
     await path.test(
       pathTestParams(viewExecutors(walk), async (expected) => {

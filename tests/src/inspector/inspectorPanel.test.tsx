@@ -54,7 +54,7 @@ function Harness({ registry, withView }: { registry: InspectorRegistry; withView
 }
 
 function renderInspector({ api = createFakeApi(), withView = true }: { api?: FakeApi; withView?: boolean } = {}) {
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   const registry = createInspectorRegistry();
   const view = renderWithProviders(<Harness registry={registry} withView={withView} />, { user: fullAccessUser, api });
   return { ...view, user, registry };

@@ -35,7 +35,7 @@ describe('opening the state inspector', () => {
   });
 
   it("opens from the user menu's 'Inspector' item and closes", async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderApp({ path: '/customers', user: fullAccessUser });
     await screen.findByRole('heading', { level: 1, name: 'Customers' });
     expect(inspector()).not.toBeInTheDocument();
@@ -53,7 +53,7 @@ describe('opening the state inspector', () => {
     const api = defaultFakeApi(fullAccessUser);
     api.on('POST /users/sign_in', () => signedInAnswer(fullAccessUser));
     renderApp({ path: '/sign_in', user: null, api });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
 
     await user.type(await screen.findByLabelText('Email'), 'ada@example.com');
     await user.type(screen.getByLabelText('Password', { selector: 'input' }), 'correct horse battery');

@@ -66,7 +66,7 @@ describe('the Rejected invoices page', () => {
   });
 
   it(`says '${INVOICES_FAILURE}' when the lines cannot be read, and reads again on 'Try again'`, async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const server = invoicesServer([]);
     server.api.on('GET /invoice_items', () => apiErrors(500, { detail: 'boom' }));
     renderApp({ path: '/invoices', user: fullAccessUser, api: server.api });
@@ -78,7 +78,7 @@ describe('the Rejected invoices page', () => {
   });
 
   it("creates a rule from a line: the drawer's rules, how many lines it takes, 409 and failure, then the toasts and the line gone", async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const server = invoicesServer();
     renderApp({ path: '/invoices', user: fullAccessUser, api: server.api });
     await user.click(await screen.findByRole('button', { name: 'Create rule from Pro plan (annual)' }));

@@ -11,7 +11,7 @@ const industry = attribute('att_industry', 'Industry', 'customer');
 
 describe('the attribute values import page: choosing the attribute', () => {
   it('offers the customer attributes when the address names none, and puts the choice in the address', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { location } = renderApp({ path: '/import-segments', user: fullAccessUser, api: settingsServer({ attributes: [planAttribute, industry, channelAttribute] }).api });
 
     expect(await screen.findByRole('heading', { level: 2, name: 'Choose an attribute' })).toBeInTheDocument();
@@ -25,7 +25,7 @@ describe('the attribute values import page: choosing the attribute', () => {
   });
 
   it('names the attribute of ?segment= and changes it', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { location } = renderApp({
       path: `/import-segments?segment=${planAttribute.segment_id}`,
       user: fullAccessUser,

@@ -116,7 +116,7 @@ describe('the payments table', () => {
 
   it(`says '${PAYMENTS_FETCH_FAILURE}' when the list fails, and Try again asks again`, async () => {
     const api = paymentsApi({ overrides: { 'GET /subscription_histories': () => ({ status: 500 }) } });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderApp({ path: '/payments', user: fullAccessUser, api });
     expect(await screen.findByRole('alert')).toHaveTextContent(PAYMENTS_FETCH_FAILURE);
     api.on('GET /subscription_histories', () => ({ status: 200, body: { items: [whole], next: null } }));

@@ -26,7 +26,7 @@ const drawer = () => screen.getByRole('dialog', { name: 'Account settings' });
 const accountCard = () => within(screen.getByRole('region', { name: 'Account' }));
 
 async function openDrawer(server: SettingsServer = settingsServer()) {
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   const view = renderApp({ path: '/settings', user: fullAccessUser, api: server.api });
   await user.click(await screen.findByRole('button', { name: 'Edit account settings' }));
   await within(await screen.findByRole('dialog', { name: 'Account settings' })).findByLabelText(/Churn window/);
@@ -59,7 +59,7 @@ describe('Settings: the Account card', () => {
 
   it(`shows and toasts '${ACCOUNT_SETTINGS_FETCH_FAILURE}' when they cannot be fetched, and Try again reads them again`, async () => {
     const server = settingsServer({ overrides: { 'GET /account_settings': () => ({ status: 500 }) } });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderApp({ path: '/settings', user: fullAccessUser, api: server.api });
 
     // The card's message and the toast.
@@ -235,7 +235,7 @@ describe('Settings: the account settings drawer', () => {
 
   it(`shows '${ACCOUNT_SETTINGS_FETCH_FAILURE}' in the drawer when the settings cannot be read`, async () => {
     const server = settingsServer({ overrides: { 'GET /account_settings': () => ({ status: 500 }) } });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderApp({ path: '/settings', user: fullAccessUser, api: server.api });
     await user.click(await screen.findByRole('button', { name: 'Edit account settings' }));
     expect(await within(await screen.findByRole('dialog', { name: 'Account settings' })).findByText(ACCOUNT_SETTINGS_FETCH_FAILURE)).toBeInTheDocument();

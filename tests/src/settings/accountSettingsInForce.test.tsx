@@ -19,7 +19,7 @@ const reportSettings: ReportSettings = {
 } as ReportSettings;
 
 function renderPopover(server = settingsServer()) {
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   const view = renderWithProviders(<SettingsPopover settings={reportSettings} showsCurrentMonth onChange={vi.fn()} />, { user: fullAccessUser, api: server.api });
   return { user, server, ...view };
 }

@@ -16,7 +16,7 @@ const section = () => within(screen.getByRole('region', { name: 'Custom attribut
 const card = (name: string) => within(section().getByRole('listitem', { name }));
 
 async function renderSettings(server: SettingsServer = settingsServer()) {
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   const view = renderApp({ path: '/settings', user: fullAccessUser, api: server.api });
   await screen.findByRole('region', { name: 'Custom attributes' });
   return { user, server, ...view };

@@ -109,7 +109,7 @@ describe('CohortTable', () => {
   });
 
   it('reports the clicked cell with its cohort and column', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const onPointClick = vi.fn();
     renderInTheme(<SectionChart section={cohortSection()} onPointClick={onPointClick} />);
 

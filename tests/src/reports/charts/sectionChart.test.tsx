@@ -227,7 +227,7 @@ describe('SectionChart', () => {
   });
 
   it('a legend click shows one series, a second click all; ctrl or shift click adds one', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderInTheme(<SectionChart section={planSection()} />);
     await screen.findByTestId('apex-chart');
     const shownNames = () => lastChartProps().series.map((s) => s.name);
@@ -251,7 +251,7 @@ describe('SectionChart', () => {
   });
 
   it("folds legend entries past the visible ones into 'N segment(s) more'", async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const periods = months(2);
     const many = segment(
       'customer_segment:country',

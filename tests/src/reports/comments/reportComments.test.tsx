@@ -60,7 +60,7 @@ function AfterCommentsProbe() {
 
 describe('the report’s comments', () => {
   it('lists the comments, pinned first with a badge, then newest first, each with its author and time', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = commentsApi([pinned, newer, older]);
     api.hold(LIST);
     renderComments(api);
@@ -86,7 +86,7 @@ describe('the report’s comments', () => {
   });
 
   it('keeps Comment disabled while the text is empty or spaces, then adds the comment below the pinned ones', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = commentsApi([pinned, older]);
     renderComments(api);
     await screen.findAllByRole('article');
@@ -110,7 +110,7 @@ describe('the report’s comments', () => {
   });
 
   it('keeps what was typed when the comment is not saved, with the spec’s toast, or the server’s reason', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = commentsApi([]);
     api.on(ADD, () => apiErrors(500, { detail: 'boom' }));
     renderComments(api);

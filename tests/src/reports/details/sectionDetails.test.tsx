@@ -81,7 +81,7 @@ function renderProvider(api: FakeApi, sections: ReportSection[], child: React.Re
 
 describe('SectionDetailsProvider', () => {
   it('opens the point’s customers, whose values and rest add up to the point, and a customer from there', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = createFakeApi({
       'GET /business_report/sections/:id/details': () => detailsAnswer(),
       'GET /customers/:id': ({ params }) => ({
@@ -121,7 +121,7 @@ describe('SectionDetailsProvider', () => {
   });
 
   it('lists a stock’s customers with their value only, and a movement’s with MRR before and after', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const moved = [
       customer('c1', 'Acme', 50_000, { movement_from: { id: 'p1', monthly_amount: 100_000 }, movement_to: { id: 'p2', monthly_amount: 150_000 } }),
       customer('c2', 'Beta', 50_000, { movement_from: { id: 'p3', monthly_amount: 0 }, movement_to: { id: 'p3', monthly_amount: 50_000 } }),
@@ -167,7 +167,7 @@ describe('SectionDetailsProvider', () => {
   });
 
   it('shows the spec’s message when the details cannot be fetched', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = createFakeApi({ 'GET /business_report/sections/:id/details': () => apiErrors(500, { detail: 'boom' }) });
     renderProvider(api, [mrrSection()], <FakeChart point={march} />);
     await user.click(screen.getByRole('button', { name: 'Point 2025-03-01' }));
@@ -176,7 +176,7 @@ describe('SectionDetailsProvider', () => {
   });
 
   it('lists costs and deals, and says when there are none', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const costs = { top_customers: [], top_costs: [{ id: 'k1', name: 'Ads', value: 20_000, date: '2025-03-05', invoice_number: 'F/1' }], total_count: 1, total_value: 20_000, rest: { count: 0, value: 0 } };
     const api = createFakeApi({ 'GET /business_report/sections/:id/details': () => detailsAnswer('costs', costs, 20_000) });
     const costSection = mrrSection({ id: 'sec_costs', title: 'Costs', underlying_data: 'costs' });
@@ -201,7 +201,7 @@ describe('SectionDetailsProvider', () => {
   });
 
   it('opens a cohort cell’s details from the cohort table, titled by cohort and period', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = createFakeApi({ 'GET /business_report/sections/:id/cohort_details': () => detailsAnswer() });
     const section = cohortSection();
     function Cohorts() {

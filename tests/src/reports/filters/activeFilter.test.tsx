@@ -31,7 +31,7 @@ describe('ActiveFilter', () => {
     const { onClear } = renderActive({ item: plan });
 
     expect(screen.getByText('Plan is Pro')).toBeInTheDocument();
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Clear filter' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Clear filter' }));
     expect(onClear).toHaveBeenCalledTimes(1);
   });
 

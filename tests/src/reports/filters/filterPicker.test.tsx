@@ -15,7 +15,7 @@ function renderPicker({ api = filtersApi(), signedIn = true } = {}) {
     user: signedIn ? fullAccessUser : null,
     api,
   });
-  return { ...view, onApply, onClose, user: userEvent.setup() };
+  return { ...view, onApply, onClose, user: userEvent.setup({ delay: null }) };
 }
 
 const dialog = () => within(screen.getByRole('dialog', { name: 'Filter report' }));

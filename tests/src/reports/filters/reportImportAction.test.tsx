@@ -8,7 +8,7 @@ import { fullAccessUser, renderWithProviders } from '../../renderApp';
 describe('ReportImportAction', () => {
   it("opens the CSV import dialog of Settings from 'Import data'", async () => {
     renderWithProviders(<ReportImportAction />, { user: fullAccessUser });
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
 
     await user.click(screen.getByRole('button', { name: 'Import data' }));
 
@@ -25,7 +25,7 @@ describe('ReportImportAction', () => {
     );
 
     expect(screen.getByRole('link', { name: 'Settings' })).toHaveAttribute('href', '/settings');
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Import CSV' }));
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Import CSV' }));
 
     expect(within(await screen.findByRole('dialog', { name: 'Import CSV' })).getByLabelText('CSV file')).toBeInTheDocument();
   });

@@ -18,7 +18,7 @@ function renderDrawer({ filter = null as ReportViewFilter | null, api = filtersA
     <ReportViewDrawer opened onClose={onClose} reportId="rep1" secret={SECRET} filter={filter} onSaved={onSaved} />,
     { user: fullAccessUser, api },
   );
-  return { ...view, api, onSaved, onClose, user: userEvent.setup() };
+  return { ...view, api, onSaved, onClose, user: userEvent.setup({ delay: null }) };
 }
 
 const drawer = () => within(screen.getByRole('dialog', { name: 'Define report view' }));

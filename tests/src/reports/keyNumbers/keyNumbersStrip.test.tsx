@@ -133,7 +133,7 @@ describe('the key numbers strip', () => {
   });
 
   it('adds a section’s number from its menu: it shows in the strip, and the menu then offers to remove it', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { api } = keyNumbersApi([mrrItem]);
     renderStrip(api);
     await screen.findByRole('group', { name: 'MRR' });
@@ -150,7 +150,7 @@ describe('the key numbers strip', () => {
   });
 
   it('removes a number from the strip with its ×, and from a section’s menu', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { api, items } = keyNumbersApi([mrrItem, churnItem]);
     renderStrip(api);
     await user.click(await screen.findByRole('button', { name: 'Remove MRR from key numbers' }));
@@ -165,7 +165,7 @@ describe('the key numbers strip', () => {
   });
 
   it('keeps the strip as it was, with the spec’s toast, when a change is not saved', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { api } = keyNumbersApi([mrrItem]);
     api.on(REMOVE, () => apiErrors(500, { detail: 'boom' }));
     api.on(ADD, () => apiErrors(500, { detail: 'boom' }));
@@ -181,7 +181,7 @@ describe('the key numbers strip', () => {
   });
 
   it('shows a reader who may not edit the numbers only: no remove, no menu item, no hint when there are none', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { api } = keyNumbersApi([mrrItem]);
     const view = renderStrip(api, { canEdit: false });
     expect(await screen.findByRole('group', { name: 'MRR' })).toHaveTextContent('$2,123');

@@ -44,7 +44,7 @@ describe('the report library at /reports/library', () => {
   });
 
   it('creates a report from a template and opens it', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = reportsApi();
     api.on(CREATE, () => ({ status: 201, body: { id: 'rep_new', secret: 'n3w-s3cr3t' } }));
     const { location } = renderLibrary(api);
@@ -61,7 +61,7 @@ describe('the report library at /reports/library', () => {
   });
 
   it('creates a blank report without sections', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = reportsApi();
     api.on(CREATE, () => ({ status: 201, body: { id: 'rep_blank', secret: 'bl4nk' } }));
     const { location } = renderLibrary(api);
@@ -73,7 +73,7 @@ describe('the report library at /reports/library', () => {
   });
 
   it('shows the chosen button loading, and the others disabled, while the report is created', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = reportsApi();
     api.hold(CREATE);
     const { location } = renderLibrary(api);
@@ -92,7 +92,7 @@ describe('the report library at /reports/library', () => {
   });
 
   it(`toasts '${REPORT_ADD_FAILURE_MESSAGE}' when the report cannot be created, and stays usable`, async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = reportsApi();
     api.on(CREATE, () => apiErrors(422, { pointer: '/sections/0/definition_id', detail: 'is not a known section' }));
     const { location } = renderLibrary(api);
@@ -121,7 +121,7 @@ describe('the report library at /reports/library', () => {
   });
 
   it('still offers the blank report when the templates cannot be fetched, and retries', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = reportsApi();
     const templatesAnswer = { status: 200, body: { items: [] as unknown[] } };
     api.on(TEMPLATES, () => ({ status: 500 }));
@@ -138,7 +138,7 @@ describe('the report library at /reports/library', () => {
   });
 
   it('is reached from the empty reports list', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { location } = renderApp({ path: '/', user: fullAccessUser, api: reportsApi([]) });
 
     await user.click(await screen.findByRole('link', { name: 'Browse templates' }));

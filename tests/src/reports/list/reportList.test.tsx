@@ -60,7 +60,7 @@ describe('the reports list at /', () => {
   });
 
   it('filters by tag and keeps the chosen tags after the page is opened again', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const first = renderReports();
     const filter = within(await screen.findByRole('group', { name: 'Filter by tag' }));
     expect(filter.getAllByRole('checkbox').map((chip) => chip.getAttribute('value'))).toEqual(['board', 'customer success', 'monthly']);
@@ -106,7 +106,7 @@ describe('the reports list at /', () => {
   });
 
   it('deletes a report after confirmation and removes its card', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = reportsApi();
     api.on('DELETE /business_reports/:id', () => ({ status: 204 }));
     renderReports(api);
@@ -125,7 +125,7 @@ describe('the reports list at /', () => {
   });
 
   it('keeps the report when the user cancels', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = reportsApi();
     renderReports(api);
     await screen.findByRole('article', { name: 'March board pack' });
@@ -139,7 +139,7 @@ describe('the reports list at /', () => {
   });
 
   it(`toasts '${REPORT_REMOVE_FAILURE_MESSAGE}' when the delete fails, and keeps the card`, async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = reportsApi();
     api.on('DELETE /business_reports/:id', () => apiErrors(403, { detail: 'You are not allowed to edit this report' }));
     renderReports(api);
@@ -157,7 +157,7 @@ describe('the reports list at /', () => {
   });
 
   it(`shows '${REPORTS_FETCH_FAILURE_MESSAGE}' with a get-in-touch link when the list cannot be fetched`, async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = reportsApi();
     api.on(LATEST, () => ({ status: 500 }));
     renderReports(api);
@@ -185,7 +185,7 @@ describe('the reports list at /', () => {
   });
 
   it('shows the first steps once the last report is deleted', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = reportsApi([investorUpdate]);
     api.on('DELETE /business_reports/:id', () => ({ status: 204 }));
     renderReports(api);
@@ -208,7 +208,7 @@ describe('the reports list at /', () => {
   });
 
   it('shows no delete button when the filter leaves only reports the user cannot edit', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderReports();
     await user.click(within(await screen.findByRole('group', { name: 'Filter by tag' })).getByRole('checkbox', { name: 'customer success' }));
 

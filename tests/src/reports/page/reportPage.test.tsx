@@ -71,7 +71,7 @@ describe('the report page', () => {
     expect(screen.getByText('board')).toBeInTheDocument();
     expect(screen.getByText('Up to date')).toBeInTheDocument();
     // Below 1600 px (jsdom has no width) the refreshed time is the badge's tooltip.
-    await userEvent.setup().hover(screen.getByText('Up to date'));
+    await userEvent.setup({ delay: null }).hover(screen.getByText('Up to date'));
     expect(await screen.findByText(/^Refreshed 2 Mar 2026/)).toBeInTheDocument();
     expect(within(screen.getByRole('navigation', { name: 'Contents' })).getByRole('link', { name: 'MRR' })).toHaveAttribute('href', '#section-sec-mrr');
     const section = screen.getByRole('region', { name: 'MRR' });
@@ -164,7 +164,7 @@ describe('the report page', () => {
   });
 
   it('shows a stale report with the callout; Refresh recalculates it, with a spinner on each section until its update arrives', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const fake = fakeServices(report({ freshness_status: 'stale' }));
     renderPage(fake.services);
     const callout = await screen.findByRole('status', { name: 'Data may be outdated' });
@@ -205,7 +205,7 @@ describe('the report page', () => {
   });
 
   it('keeps a stale report stale, with the spec’s toast, when the refresh fails', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const fake = fakeServices(report({ freshness_status: 'stale' }), { refresh: vi.fn(async () => Promise.reject(new Error('500'))) });
     renderPage(fake.services);
     await user.click(within(await screen.findByRole('status', { name: 'Data may be outdated' })).getByRole('button', { name: 'Refresh' }));
@@ -229,7 +229,7 @@ describe('the report page', () => {
 
   it('shows the public demo read only, and keeps the visitor’s title and summary in this browser without a server call', async () => {
     localStorage.clear();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const fake = fakeServices(report({ can_edit: false }));
     const demoPage = () => renderWithProviders(<ReportPageLoader secret={'D'.repeat(32)} variant="demo" services={fake.services} channels={noChannels} now={now} />);
     const { unmount } = demoPage();
@@ -259,7 +259,7 @@ describe('the report page', () => {
   });
 
   it('edits the title in place, and keeps what was typed when saving fails', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const fake = fakeServices(report());
     renderPage(fake.services);
     await user.click(await screen.findByRole('button', { name: 'Edit title' }));
@@ -278,7 +278,7 @@ describe('the report page', () => {
   });
 
   it('adds and removes tags (the reports list filters by them), and keeps a tag that could not be saved in its field', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const fake = fakeServices(report());
     renderPage(fake.services);
     const tags = await screen.findByRole('group', { name: 'Tags' });
@@ -301,7 +301,7 @@ describe('the report page', () => {
   });
 
   it('checks the range as it is picked and saves a valid one; a refused save keeps the picker open with the spec’s toast', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const fake = fakeServices(report());
     renderPage(fake.services);
     await user.click(await screen.findByRole('button', { name: 'Report range' }));
@@ -330,7 +330,7 @@ describe('the report page', () => {
   });
 
   it('saves a setting when it is flipped, and says so when it cannot', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const fake = fakeServices(report());
     renderPage(fake.services);
     await user.click(await screen.findByRole('button', { name: 'Report settings' }));
@@ -345,7 +345,7 @@ describe('the report page', () => {
   });
 
   it('switches the currency (then the report recalculates), and says so when it cannot', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const fake = fakeServices(report());
     renderPage(fake.services);
     const currency = await screen.findByRole('combobox', { name: 'Report currency' });

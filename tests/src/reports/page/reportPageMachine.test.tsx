@@ -138,7 +138,7 @@ describe('the report page: filtering, walked along the report filter model', () 
   });
 
   it.each(cover.map((path): [string, AnyTestPath] => [describePath(path), path]))('%s', async (_, path) => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const fake = fakeServices(reportView());
     renderPage(fake.services);
     expect(await screen.findByRole('region', { name: TITLES.original })).toBeInTheDocument();
@@ -186,7 +186,7 @@ describe('the report page: filtering, walked along the report filter model', () 
 
 describe('the report page: the filter’s rules', () => {
   it('opens the picker with Shift+F and the Filter button, not while typing in a field', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const fake = fakeServices(reportView());
     renderPage(fake.services);
     await screen.findByRole('region', { name: TITLES.original });
@@ -206,7 +206,7 @@ describe('the report page: the filter’s rules', () => {
   });
 
   it('refuses to filter while the report is recalculated, with the spec’s warning, and shows the filtered numbers otherwise', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const fake = fakeServices(reportView());
     renderPage(fake.services);
     await screen.findByRole('region', { name: TITLES.original });
@@ -229,7 +229,7 @@ describe('the report page: the filter’s rules', () => {
   });
 
   it('holds a live section update while filtered (what is shown does not change) and shows it once the filter is cleared', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const fake = fakeServices(reportView());
     renderPage(fake.services);
     await screen.findByRole('region', { name: TITLES.original });
@@ -248,7 +248,7 @@ describe('the report page: the filter’s rules', () => {
   });
 
   it('clears the filter on Add chart', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const fake = fakeServices(reportView());
     renderPage(fake.services);
     await screen.findByRole('region', { name: TITLES.original });
@@ -264,7 +264,7 @@ describe('the report page: the filter’s rules', () => {
   });
 
   it('offers no filter on a shared report: no Filter button, Shift+F does nothing', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const fake = fakeServices(reportView());
     renderPage(fake.services, { variant: 'shared' });
     await screen.findByRole('region', { name: TITLES.original });
@@ -275,7 +275,7 @@ describe('the report page: the filter’s rules', () => {
   });
 
   it('lets a demo visitor filter', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const fake = fakeServices(reportView({ can_edit: false }));
     renderWithProviders(<ReportPageLoader secret={SECRET} variant="demo" services={fake.services} channels={noChannels} now={now} />);
     await screen.findByRole('region', { name: TITLES.original });
@@ -293,7 +293,7 @@ describe('the report page: the filter’s rules', () => {
   });
 
   it('refuses to filter while a section is being edited (edit mode), with the warning', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const fake = fakeServices(reportView());
     const api = defaultFakeApi();
     api.hold('PUT /business_report/sections/:id');

@@ -128,7 +128,7 @@ describe('presentation mode, walked along the presentation model', () => {
   });
 
   it.each(walked.map((path): [string, AnyTestPath] => [describePresentationPath(path), path]))('%s', async (_, path) => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const page = renderPresentation();
     const executors: PresentationExecutors = {
       'presentation.open': () => openPresentation(user),
@@ -158,7 +158,7 @@ describe('presentation mode, walked along the presentation model', () => {
 
 describe('presentation mode', () => {
   it('opens on the title slide: title, range, summary and key numbers, with the hot keys toast', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPresentation();
     expect(dialog()).not.toBeInTheDocument();
     await openPresentation(user);
@@ -177,7 +177,7 @@ describe('presentation mode', () => {
   });
 
   it('names on the title slide what the numbers are limited to (a filter, a pinned share link), and nothing for the whole report', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { unmount } = renderPresentation('Plan is Pro');
     await openPresentation(user);
     expect(within(shownSlide()).getByText('Plan is Pro')).toBeInTheDocument();
@@ -188,7 +188,7 @@ describe('presentation mode', () => {
   });
 
   it('goes on with the right arrow, Space and the Next button, back with the left arrow and the Previous button', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPresentation();
     await openPresentation(user);
     await user.keyboard('{ArrowRight}');
@@ -208,7 +208,7 @@ describe('presentation mode', () => {
   });
 
   it('stays on the first slide on the left arrow (Previous is disabled there)', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const page = renderPresentation();
     await openPresentation(user);
     expect(screen.getByRole('button', { name: 'Previous slide' })).toBeDisabled();
@@ -218,7 +218,7 @@ describe('presentation mode', () => {
   });
 
   it('closes on next from the last slide, telling the page', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const page = renderPresentation();
     await openPresentation(user);
     await user.keyboard('{End}');
@@ -233,7 +233,7 @@ describe('presentation mode', () => {
   });
 
   it('leaves with Esc and with the close button, from any slide', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const page = renderPresentation();
     await openPresentation(user);
     await user.keyboard('{ArrowRight}{ArrowRight}');
@@ -251,7 +251,7 @@ describe('presentation mode', () => {
   });
 
   it('draws the chart of the slide shown and of the next one, at the slide height, and keeps a drawn chart', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPresentation();
     await openPresentation(user);
     // On the title slide, the first section's chart is ready.
@@ -276,7 +276,7 @@ describe('presentation mode', () => {
   });
 
   it('follows the report changing underneath: the slide shown stays, or the one in its place', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const page = renderPresentation();
     await openPresentation(user);
     await user.keyboard('{ArrowRight}{ArrowRight}');
@@ -293,7 +293,7 @@ describe('presentation mode', () => {
   });
 
   it('leaves when the browser leaves full screen, and asks for it on entry', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const root = document.documentElement;
     let fullscreenElement: Element | null = null;
     Object.defineProperty(document, 'fullscreenElement', { configurable: true, get: () => fullscreenElement });
@@ -333,7 +333,7 @@ describe('presentation mode', () => {
   });
 
   it('ignores a refused full screen request', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const root = document.documentElement;
     Object.defineProperty(root, 'requestFullscreen', { configurable: true, value: vi.fn(() => Promise.reject(new TypeError('Permissions check failed'))) });
     try {
@@ -347,7 +347,7 @@ describe('presentation mode', () => {
   });
 
   it('registers its machine with the state inspector', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPresentation();
     await openPresentation(user);
     await user.keyboard('{ArrowRight}');

@@ -137,7 +137,7 @@ const previewBodies = (api: FakeApi) => api.requestsTo(PREVIEW).map((request) =>
 
 describe('building a new section', () => {
   it('builds two series with a split and a filter, previews them with what the form says, and creates the section', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = editorApi();
     const { location } = renderEditor(api);
     expect(await screen.findByRole('heading', { level: 1, name: 'Add a chart section' })).toBeInTheDocument();
@@ -202,7 +202,7 @@ describe('building a new section', () => {
   });
 
   it('shows a skeleton before the first chart, and keeps the last chart while the next one loads', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = editorApi();
     api.hold(PREVIEW);
     renderEditor(api);
@@ -221,7 +221,7 @@ describe('building a new section', () => {
   });
 
   it('starts the preview on the first split, as the report’s card does; the picker shows the total', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = editorApi();
     const periods = months(3);
     const split = (name: string, value: string, k: number) => ({ name: `${name}: ${value}`, segment_value: value, data_points: periods.map((period) => ({ time: period.first_day, value: k * 1000 })) });
@@ -242,7 +242,7 @@ describe('building a new section', () => {
   });
 
   it('shows the problems at their fields on save and sends nothing; Ctrl+Enter saves, Escape goes back', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = editorApi();
     const { location } = renderEditor(api);
     const first = await seriesCard(1);
@@ -267,7 +267,7 @@ describe('building a new section', () => {
   });
 
   it('says when the values and filters cannot be read, and reads them again on Try again', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = editorApi();
     api.on(CATALOGUE, () => ({ status: 500, body: {} }));
     renderEditor(api);
@@ -280,7 +280,7 @@ describe('building a new section', () => {
   });
 
   it('says next to a filter when its possible values cannot be read, and asks again', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = editorApi();
     api.on(POSSIBLE_VALUES, () => ({ status: 500, body: {} }));
     renderEditor(api);
@@ -303,7 +303,7 @@ describe('building a new section', () => {
 
 describe('the state inspector', () => {
   it('records the editor’s machine under its name, with the edits it took', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderEditor();
     const first = await seriesCard(1);
     await user.type(within(first).getByRole('textbox', { name: /Name/ }), '!');
@@ -317,7 +317,7 @@ describe('the state inspector', () => {
 
 describe('editing a custom section', () => {
   it('opens the stored config, saves it with PUT, and puts the server’s 422 errors on their fields and the rest on top', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = editorApi();
     api.on(UPDATE, () => ({
       status: 422,
@@ -358,7 +358,7 @@ describe('editing a custom section', () => {
   });
 
   it('says the generic message when the save fails otherwise, keeping the form', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = editorApi();
     api.on(UPDATE, () => apiErrors(500, { detail: 'Internal error' }));
     renderEditor(api, CUSTOM_ID);

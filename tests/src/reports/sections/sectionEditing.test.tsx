@@ -134,7 +134,7 @@ async function openAddChart(user: ReturnType<typeof userEvent.setup>) {
 
 describe('the add chart dialog', () => {
   it('lists the definitions grouped, and filters by metric name only once the query is longer than 2 characters', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPage();
     const dialog = await openAddChart(user);
     const revenue = await within(dialog).findByRole('group', { name: 'Revenue and customers' });
@@ -158,7 +158,7 @@ describe('the add chart dialog', () => {
   });
 
   it('shows a chosen chart’s segments, 10 then “{n} more, start typing segment name”, matched by name', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPage();
     const dialog = await openAddChart(user);
     await user.click(await within(dialog).findByRole('checkbox', { name: /^MRR$/ }));
@@ -177,7 +177,7 @@ describe('the add chart dialog', () => {
   });
 
   it('adds the chosen charts with their segments, then reads the report again', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { api, spies, setReport } = renderPage();
     const dialog = await openAddChart(user);
     const reads = spies.fetchReport.mock.calls.length;
@@ -199,7 +199,7 @@ describe('the add chart dialog', () => {
   });
 
   it('says so when some charts could not be added', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = sectionsApi();
     api.on(ADD, ({ body }) => ((body as { definition_id: string }).definition_id === 'costs' ? apiErrors(422, { pointer: '/definition_id', detail: 'There is no chart of this kind' }) : { status: 201, body: {} }));
     renderPage(report(), api);
@@ -221,7 +221,7 @@ describe('the add chart dialog', () => {
 
 describe('the section menu', () => {
   it('moves a section, with move up disabled on the first and move down on the last', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { api } = renderPage();
     let menu = await openMenu(user, 'MRR');
     expect(within(menu).getByRole('menuitem', { name: 'Move up' })).toBeDisabled();
@@ -236,7 +236,7 @@ describe('the section menu', () => {
   });
 
   it('puts a section back and says so when the move cannot be saved', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = sectionsApi();
     api.on(UPDATE, () => ({ status: 500, body: {} }));
     renderPage(report(), api);
@@ -247,6 +247,8 @@ describe('the section menu', () => {
   });
 
   it('renames a section and adds a description in place', async () => {
+    // Key by key with a macrotask between keys, as a person types: with no delay at all the saved
+    // description was not on screen within findByText's second (the request had been sent whole).
     const user = userEvent.setup();
     const { api } = renderPage();
     const section = await screen.findByRole('region', { name: 'MRR' });
@@ -264,7 +266,7 @@ describe('the section menu', () => {
   });
 
   it('changes the chart settings (the report recalculates), and says so when it cannot', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { api, spies } = renderPage();
     let menu = await openMenu(user, 'MRR');
     const reads = spies.fetchReport.mock.calls.length;
@@ -294,7 +296,7 @@ describe('the section menu', () => {
   });
 
   it('expands, removes and adds segments, and says so when a segment cannot be removed', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = sectionsApi();
     renderPage(report(), api);
     const menu = await openMenu(user, 'Customers');
@@ -325,7 +327,7 @@ describe('the section menu', () => {
   });
 
   it('deletes a section after confirmation, and says so when it cannot', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const api = sectionsApi();
     api.on(DELETE_SECTION, () => ({ status: 500, body: {} }));
     renderPage(report(), api);
@@ -378,7 +380,7 @@ function reportWithCustomSection(overrides: Partial<ReportView> = {}): ReportVie
 
 describe('the ways to the custom section editor', () => {
   it('offers a custom section in the add chart dialog, which opens the editor of a new section', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { location, api } = renderPage();
     const dialog = await openAddChart(user);
     const custom = within(dialog).getByRole('link', { name: /Custom section.*Build a chart of your own series, groups and filters/ });
@@ -390,7 +392,7 @@ describe('the ways to the custom section editor', () => {
   });
 
   it('offers “Edit calculation” in a custom section’s menu, which opens the editor of that section', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { location } = renderPage(reportWithCustomSection());
     const menu = await openMenu(user, 'Annual plans');
     const item = within(menu).getByRole('menuitem', { name: 'Edit calculation' });
@@ -420,7 +422,7 @@ describe('the ways to the custom section editor', () => {
   });
 
   it('has no “Edit calculation” for a catalogue chart', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderPage(reportWithCustomSection());
     const menu = await openMenu(user, 'MRR');
     expect(within(menu).getByRole('menuitem', { name: 'Chart settings' })).toBeInTheDocument();

@@ -44,7 +44,7 @@ function renderDialog() {
     return { status: 204 };
   });
   const view = renderWithProviders(<ShareDialog opened onClose={vi.fn()} reportId="rep1" secret={SECRET} />, { user: fullAccessUser, api });
-  return { ...view, api, user: userEvent.setup() };
+  return { ...view, api, user: userEvent.setup({ delay: null }) };
 }
 
 const dialog = () => within(screen.getByRole('dialog', { name: 'Share report' }));

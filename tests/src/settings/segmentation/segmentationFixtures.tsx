@@ -183,7 +183,7 @@ export function renderSection({ graphql = accountGraphql(), api = restApi(), que
     </SegmentationServiceProvider>,
     { user: fullAccessUser, api, ...(queryClient ? { queryClient } : {}) },
   );
-  return { ...view, graphql, user: userEvent.setup() };
+  return { ...view, graphql, user: userEvent.setup({ delay: null }) };
 }
 
 export type User = ReturnType<typeof userEvent.setup>;
