@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 /**
  * `npm test`: type-check, lint and the architecture check (dependency-cruiser) side by side, every vitest project, then
  * Playwright e2e, stopping at the first failing step. Ends with one line of totals ('N passed, N failed').
- * `SKIP_E2E=true` leaves e2e out and `SKIP_STATIC=true` the type-check, lint and architecture check (CI's second,
- * PostgreSQL pass); arguments go to vitest (`npm test -- --project server`).
+ * `SKIP_E2E=true` leaves e2e out, `SKIP_STATIC=true` the type-check, lint and architecture check, and `SKIP_VITEST=true`
+ * the vitest projects (CI runs them in parts: `.ci/run`); arguments go to vitest (`npm test -- --project server`).
  */
 const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 // TEST_REPORTS_DIR lets a second run beside this one (CI's PostgreSQL pass) keep its reports apart.
@@ -36,9 +36,9 @@ if (process.env.SKIP_STATIC !== 'true') {
     { name: 'architecture', command: bin('depcruise'), args: ['src', 'machines', 'models', 'server', 'tests', 'scripts', 'bench', 'e2e', '--config', '.dependency-cruiser.cjs'] },
   );
 }
-steps.push(
-  { name: 'vitest', command: bin('vitest'), args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`, ...vitestArgs] },
-);
+if (process.env.SKIP_VITEST !== 'true') {
+  steps.push({ name: 'vitest', command: bin('vitest'), args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`, ...vitestArgs] });
+}
 if (process.env.SKIP_E2E !== 'true') {
   steps.push({ name: 'e2e', command: bin('playwright'), args: ['test'], extraEnv: { PW_JSON_REPORT: playwrightReport } });
 }
