@@ -15,6 +15,7 @@ export const DEFAULT_INVOICE_SORT: InvoiceItemSort = 'created_at:desc';
 /** The rejected lines, a page at a time (keyset: each page gives the cursor of the next), with how many there are. */
 export function useRejectedItemPages(sort: InvoiceItemSort) {
   const client = useApi();
+  const queryClient = useQueryClient();
   return useInfiniteQuery({
     queryKey: apiKey('/invoice_items', { processing_status: 'distillation_failed', sort_by: sort }),
     initialPageParam: null as string | null,
@@ -24,6 +25,9 @@ export function useRejectedItemPages(sort: InvoiceItemSort) {
       const query = { processing_status: 'distillation_failed' as const, sort_by: sort, limit: INVOICE_ITEMS_PAGE, ...(pageParam ? { next: pageParam } : {}) };
       const { data, response } = await client.GET('/invoice_items', { params: { query }, signal });
       if (!data) throw new ApiCallError('GET /invoice_items failed', response.status);
+      // The top bar asked GET /invoice_items/status at load; a sync can add the first rejected lines
+      // (or a rule take the last) between that answer and this one. When they disagree, it asks again.
+      if (!pageParam && queryClient.getQueryData(invoiceStatusKey) !== data.total_count > 0) void queryClient.invalidateQueries({ queryKey: invoiceStatusKey });
       return data;
     },
   });

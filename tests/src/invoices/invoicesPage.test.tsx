@@ -65,6 +65,21 @@ describe('the Rejected invoices page', () => {
     expect(await nav.findByRole('link', { name: IMPORT_REJECTED_INVOICES })).toHaveAttribute('href', '/invoices');
   });
 
+  it('links from the top bar once the lines show, when the top bar asked before the first rejected line came (a sync between the two reads)', async () => {
+    const server = invoicesServer();
+    // The status is answered before the sync commits its lines, the list after.
+    let synced = false;
+    server.api.on('GET /invoice_items/status', () => ({ status: 200, body: { has_rejected_invoice_items: synced } }));
+    server.api.hold('GET /invoice_items');
+    renderApp({ path: '/invoices', user: fullAccessUser, api: server.api });
+    await waitFor(() => expect(server.api.requestsTo('GET /invoice_items/status')).toHaveLength(1));
+    synced = true;
+    server.api.release('GET /invoice_items', { status: 200, body: { items: server.items, total_count: 2, next: null } });
+    await within(await screen.findByRole('table', { name: 'Rejected invoice lines' })).findByText('Pro plan (annual)');
+    const nav = within(screen.getByRole('navigation', { name: 'Main' }));
+    expect(await nav.findByRole('link', { name: IMPORT_REJECTED_INVOICES })).toHaveAttribute('href', '/invoices');
+  });
+
   it(`says '${INVOICES_FAILURE}' when the lines cannot be read, and reads again on 'Try again'`, async () => {
     const user = userEvent.setup({ delay: null });
     const server = invoicesServer([]);
