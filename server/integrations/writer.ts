@@ -278,35 +278,41 @@ type PaymentRow = { id: string; payment: SyncPayment; row: ReturnType<typeof row
 
 /**
  * Inserts the payments the account does not have yet, each with its item and discount, in one
- * statement a chunk (one JSON parameter); a payment whose key (source, external id) is already
+ * statement a chunk (an array parameter per column); a payment whose key (source, external id) is already
  * stored is left alone here. Returns the external ids it inserted: on a first sync every payment
  * is new, and nothing has to be looked up before writing.
  */
 async function insertNewPayments(trx: Transaction<DB>, accountId: string, source: IntegrationName, rows: readonly PaymentRow[], now: Date): Promise<Set<string>> {
   const inserted = new Set<string>();
   for (const part of chunks(rows, ONE_PARAMETER_CHUNK)) {
-    const values = part.map(({ id, payment, row }) => {
-      const item = itemShape(payment);
-      const discount = discountShape(payment);
-      return {
-        id,
-        ...row,
-        external_id: payment.externalId,
-        product_key: item.product_key,
-        item_type: item.type,
-        quantity: item.quantity,
-        discount_kind: discount?.kind ?? null,
-        discount_amount: discount?.monthly_amount ?? null,
-        discount_name: discount?.name ?? null,
-        discount_months: discount?.months ?? null,
-      };
-    });
+    const items = part.map(({ payment }) => itemShape(payment));
+    const discounts = part.map(({ payment }) => discountShape(payment));
+    // One array parameter per column, typed, rather than one JSON document parsed back into rows.
+    const columns: [values: unknown[], type: string][] = [
+      [part.map(({ id }) => id), 'text'],
+      [part.map(({ row }) => row.customer_id), 'text'],
+      [part.map(({ row }) => row.started_at), 'date'],
+      [part.map(({ row }) => row.ended_at), 'date'],
+      [part.map(({ row }) => row.duration_in_months), 'double precision'],
+      [part.map(({ row }) => row.total_value), 'bigint'],
+      [part.map(({ row }) => row.monthly_amount), 'double precision'],
+      [part.map(({ row }) => row.currency), 'text'],
+      [part.map(({ row }) => row.invoice_number), 'text'],
+      [part.map(({ payment }) => payment.externalId), 'text'],
+      [items.map((item) => item.product_key), 'text'],
+      [items.map((item) => item.type), 'text'],
+      [items.map((item) => item.quantity), 'integer'],
+      [discounts.map((discount) => discount?.kind ?? null), 'text'],
+      [discounts.map((discount) => discount?.monthly_amount ?? null), 'bigint'],
+      [discounts.map((discount) => discount?.name ?? null), 'text'],
+      [discounts.map((discount) => discount?.months ?? null), 'integer'],
+    ];
     const { rows: done } = await sql<{ external_id: string }>`
       with x as materialized (
-             select * from json_to_recordset(${JSON.stringify(values)}::json)
-                 as x(id text, customer_id text, started_at date, ended_at date, duration_in_months double precision, total_value bigint, monthly_amount double precision,
-                      currency text, invoice_number text, external_id text, product_key text, item_type text, quantity integer,
-                      discount_kind text, discount_amount bigint, discount_name text, discount_months integer)),
+             select * from unnest(${sql.join(columns.map(([values, type]) => sql`${values}::${sql.raw(type)}[]`))})
+                 as x(id, customer_id, started_at, ended_at, duration_in_months, total_value, monthly_amount,
+                      currency, invoice_number, external_id, product_key, item_type, quantity,
+                      discount_kind, discount_amount, discount_name, discount_months)),
            inserted as (
              insert into payments (account_id, id, customer_id, started_at, ended_at, duration_in_months, total_value, monthly_amount, currency, invoice_number, source, external_id, created_at, updated_at)
              select ${accountId}, x.id, x.customer_id, x.started_at, x.ended_at, x.duration_in_months, x.total_value, x.monthly_amount, x.currency, x.invoice_number, ${source}, x.external_id, ${now}, ${now}
