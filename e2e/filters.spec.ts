@@ -85,10 +85,14 @@ async function filterBy(page: Page, text: string, option: string, negated = fals
   await expect(dialog).toBeHidden();
 }
 
-/** The active filter row says `label`, and the charts are drawn again. */
+/**
+ * The active filter row says `label`, its loader is gone (the filtered sections have arrived: the
+ * label shows as soon as the filter is chosen, over the charts of before), and the charts are drawn.
+ */
 async function filteredBy(page: Page, label: string): Promise<Locator> {
   const active = page.getByRole('status', { name: 'Active filter' });
   await expect(active.getByText(label, { exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(active.getByLabel('Applying filter')).toHaveCount(0, { timeout: 30_000 });
   await expect(mrrSection(page)).toHaveAttribute('data-chart-state', 'drawn', { timeout: 20_000 });
   return active;
 }
