@@ -70,7 +70,9 @@ const viewProject = (name: string, isolated: boolean) => ({
     exclude: isolated ? [] : MOCKING_VIEW_TESTS,
     isolate: isolated,
     environment: 'jsdom' as const,
-    setupFiles: ['tests/src/setup.ts'],
+    // The shared project loads every lazily loaded module first (why: tests/src/preloadPages.ts).
+    // Not the isolated one: its files mock modules, which a preload would load unmocked.
+    setupFiles: isolated ? ['tests/src/setup.ts'] : ['tests/src/setup.ts', 'tests/src/preloadPages.ts'],
     // Forms typed key by key in jsdom take seconds; on a loaded 2-core machine several times that.
     // A hung test still fails, at a minute.
     testTimeout: 60_000,

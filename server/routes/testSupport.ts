@@ -55,6 +55,16 @@ export const testSupportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  /**
+   * Answers once no report recalculation runs in this process: a test that starts right after boot
+   * (which resumes the demo reports' recalculation) waits here, so a shutdown it times waits for
+   * its own requests only, not for that work (minutes on a starved machine).
+   */
+  app.get('/test/recalculations_settled', { schema: { hide: true } }, async () => {
+    await app.reports.settled();
+    return { settled: true };
+  });
+
   /** The keys of the slow writes this process is running now. */
   app.get('/test/slow_writes_in_flight', { schema: { hide: true } }, async () => ({ keys: [...slowWritesInFlight].sort() }));
 
