@@ -14,7 +14,7 @@ import { PROVIDERS } from './registry';
 import { isOauthProvider, OAUTH_SPECS } from './oauth';
 import { openSecrets, sealSecrets, secretsKeyOf } from './secrets';
 import { CannotConnectError, ProviderHttpError, type IntegrationProvider, type OauthClient, type SyncBatch, type SyncContext } from './types';
-import { KnownCustomers, writeBatch } from './writer';
+import { KnownCustomers, KnownProducts, writeBatch } from './writer';
 
 /**
  * The integration runner (docs/integrations.md "Syncs"): one sync of one integration, wherever
@@ -140,12 +140,19 @@ export async function runSyncOnce(deps: SyncDeps, accountId: string, name: Integ
   let batches = 0;
   // Customers this run's committed batches wrote or read: their lookups are not repeated.
   const knownCustomers = new KnownCustomers();
+  const knownProducts = new KnownProducts();
 
-  /** Whether this run is still the integration's current one (checked under the row's lock). */
-  const stillOurs = async (trx: typeof db) => {
+  /**
+   * Whether this run is still the integration's current one (checked under the row's lock).
+   * `asyncCommit`: the transaction's commit will not wait for the disk either, set in the same
+   * round trip (a first sync commits about 150 times, and each round trip also waits for this
+   * process's event loop, busy reading pages).
+   */
+  const stillOurs = async (trx: typeof db, asyncCommit = false) => {
     const current = await trx
       .selectFrom('integrations')
       .select(['configured', 'sync_started_at', 'sync_status'])
+      .$if(asyncCommit, (query) => query.select(sql<string>`set_config('synchronous_commit', 'off', true)`.as('synchronous_commit')))
       .where('account_id', '=', accountId)
       .where('name', '=', name)
       .forUpdate()
@@ -174,13 +181,13 @@ export async function runSyncOnce(deps: SyncDeps, accountId: string, name: Integ
       if (controller.signal.aborted) throw new SyncStopped();
       const nextProgress = mode === 'initial' && next.progress !== undefined ? Math.max(progress, Math.min(99, Math.max(0, Math.floor(next.progress)))) : progress;
       let learned: ReadonlyMap<string, string> = new Map();
+      let learnedProducts: ReadonlySet<string> = new Set();
       const ours = await db.transaction().execute(async (trx) => {
         // The batch and its cursor commit together, so a commit the server loses in a crash (it
         // answers before its WAL reaches the disk) only makes the sync read those pages again:
-        // no wait on the disk for each of a first sync's hundreds of commits.
-        await sql`set local synchronous_commit = off`.execute(trx);
-        if (!(await stillOurs(trx))) return false;
-        ({ learned } = await writeBatch(trx, accountId, name, batch, { known: knownCustomers }));
+        // no wait on the disk for each of a first sync's hundreds of commits (asyncCommit).
+        if (!(await stillOurs(trx, true))) return false;
+        ({ learned, learnedProducts } = await writeBatch(trx, accountId, name, batch, { known: knownCustomers, knownProducts }));
         await trx
           .updateTable('integrations')
           .set({ sync_cursor: next.cursor === null ? null : JSON.stringify(next.cursor), initial_progress: nextProgress, updated_at: new Date() })
@@ -194,6 +201,7 @@ export async function runSyncOnce(deps: SyncDeps, accountId: string, name: Integ
         throw new SyncStopped();
       }
       knownCustomers.add(learned);
+      knownProducts.add(learnedProducts);
       cursor = next.cursor;
       batches += 1;
       const moved = nextProgress !== progress;

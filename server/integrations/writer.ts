@@ -63,6 +63,8 @@ export interface WriteResult {
   attributeValues: number;
   /** Customer ids by public id this batch wrote or read (KnownCustomers). */
   learned: ReadonlyMap<string, string>;
+  /** Product keys this batch made sure exist (KnownProducts). */
+  learnedProducts: ReadonlySet<string>;
 }
 
 function chunks<T>(rows: readonly T[], size = CHUNK): T[][] {
@@ -120,9 +122,30 @@ export class KnownCustomers {
 /** About 100 bytes each: a run of a million customers holds at most about 25 MB of them. */
 export const KNOWN_CUSTOMERS_LIMIT = 250_000;
 
+/**
+ * Product keys a run has written in its committed batches: a product is never deleted, so a later
+ * batch of the run need not write them again (a first sync names the same few products in each
+ * of its commits, each a round trip). At most `KNOWN_PRODUCTS_LIMIT` are kept.
+ */
+export class KnownProducts {
+  private readonly keys = new Set<string>();
+  has(key: string): boolean {
+    return this.keys.has(key);
+  }
+  add(learned: ReadonlySet<string>): void {
+    for (const key of learned) {
+      if (this.keys.size >= KNOWN_PRODUCTS_LIMIT) return;
+      this.keys.add(key);
+    }
+  }
+}
+export const KNOWN_PRODUCTS_LIMIT = 10_000;
+
 interface CustomerMemory {
   known: KnownCustomers | undefined;
   learned: Map<string, string>;
+  knownProducts: KnownProducts | undefined;
+  learnedProducts: Set<string>;
 }
 
 /** The ids of the account's customers with these public ids, created (named by their id) when missing. */
@@ -335,7 +358,7 @@ async function insertNewPayments(trx: Transaction<DB>, accountId: string, source
 async function writePayments(trx: Transaction<DB>, accountId: string, source: IntegrationName, payments: SyncPayment[], now: Date, result: WriteResult, memory: CustomerMemory): Promise<void> {
   if (payments.length === 0) return;
   const customers = await customerIds(trx, accountId, source, payments.map((payment) => payment.customerExternalId), now, memory);
-  const products = [...new Set(payments.map((payment) => payment.productKey))];
+  const products = [...new Set(payments.map((payment) => payment.productKey))].filter((key) => !memory.knownProducts?.has(key));
   for (const part of chunks(products)) {
     await trx
       .insertInto('products')
@@ -343,6 +366,7 @@ async function writePayments(trx: Transaction<DB>, accountId: string, source: In
       .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
       .execute();
   }
+  for (const key of products) memory.learnedProducts.add(key);
   const rows: PaymentRow[] = payments.map((payment) => ({ id: newPaymentId(), payment, row: rowOf(payment, customers.get(payment.customerExternalId) as string) }));
   const inserted = await insertNewPayments(trx, accountId, source, rows, now);
   // The rest are stored already: rewritten (with a version) when they changed, else untouched.
@@ -557,10 +581,27 @@ async function writeAttributeValues(trx: Transaction<DB>, accountId: string, ent
  * `known`: the customers the run learned from its committed batches; the result's `learned` has
  * the ones this batch wrote or read, for the run to add once the transaction commits.
  */
-export async function writeBatch(trx: Transaction<DB>, accountId: string, source: IntegrationName, batch: SyncBatch, options: { now?: Date; known?: KnownCustomers } = {}): Promise<WriteResult> {
+export async function writeBatch(
+  trx: Transaction<DB>,
+  accountId: string,
+  source: IntegrationName,
+  batch: SyncBatch,
+  options: { now?: Date; known?: KnownCustomers; knownProducts?: KnownProducts } = {},
+): Promise<WriteResult> {
   const now = options.now ?? new Date();
-  const memory: CustomerMemory = { known: options.known, learned: new Map() };
-  const result: WriteResult = { customers: 0, paymentsInserted: 0, paymentsChanged: 0, paymentsDeleted: 0, invoiceItems: 0, deals: 0, dealsDeleted: 0, attributeValues: 0, learned: memory.learned };
+  const memory: CustomerMemory = { known: options.known, learned: new Map(), knownProducts: options.knownProducts, learnedProducts: new Set() };
+  const result: WriteResult = {
+    customers: 0,
+    paymentsInserted: 0,
+    paymentsChanged: 0,
+    paymentsDeleted: 0,
+    invoiceItems: 0,
+    deals: 0,
+    dealsDeleted: 0,
+    attributeValues: 0,
+    learned: memory.learned,
+    learnedProducts: memory.learnedProducts,
+  };
   // Row triggers (foreign-key checks, the snapshot triggers) skipped where the connection may:
   // every reference is made to exist above its use here, and the account's data version is raised once at the end.
   const bulk = await mayBulkWrite(trx);
@@ -579,8 +620,10 @@ export async function writeBatch(trx: Transaction<DB>, accountId: string, source
   ];
   if (attributeValues.length > 0) await writeAttributeValues(trx, accountId, attributeValues, now, result);
   if (bulk) {
-    await sql`set local session_replication_role = origin`.execute(trx);
-    await sql`select raise_data_version(array[${accountId}]::text[])`.execute(trx);
+    // Triggers back on, and the data version raised, in one round trip. Which of the two runs
+    // first does not matter: the one trigger the raise meets (accounts_data_version) leaves a
+    // row whose data version changed alone.
+    await sql`select set_config('session_replication_role', 'origin', true), raise_data_version(array[${accountId}]::text[])`.execute(trx);
   }
   return result;
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KnownCustomers, KNOWN_CUSTOMERS_LIMIT, writeBatch } from '../../../server/integrations/writer';
+import { KnownCustomers, KNOWN_CUSTOMERS_LIMIT, KnownProducts, KNOWN_PRODUCTS_LIMIT, writeBatch } from '../../../server/integrations/writer';
 import type { SyncBatch, SyncPayment } from '../../../server/integrations/types';
 import { createAuthTestApp, signUp, type AuthTestApp } from '../auth/support';
 import { testEngine } from '../helpers/database';
@@ -203,6 +203,37 @@ describe(`integration batch writer on ${testEngine}`, () => {
       { external_id: 'run_p2', customer_id: await customerId('run_new') },
       { external_id: 'run_p3', customer_id: await customerId('cb_1') },
     ]);
+  });
+
+  it("hands back the products a batch made sure exist, and a run's later batches do not write them again", async () => {
+    const products = async () =>
+      (await harness.db.kysely.selectFrom('products').select('key').where('account_id', '=', accountId).where('key', 'like', 'run_prod_%').orderBy('key').execute()).map((row) => row.key);
+    const knownProducts = new KnownProducts();
+    const first = await harness.db.kysely.transaction().execute((trx) => writeBatch(trx, accountId, 'chargebee', { payments: [payment('prod_p1', { productKey: 'run_prod_a' })] }, { knownProducts }));
+    expect([...first.learnedProducts]).toEqual(['run_prod_a']);
+    expect(await products()).toEqual(['run_prod_a']);
+    knownProducts.add(first.learnedProducts);
+    // The run knows run_prod_a now: a later batch writes only the product it has not seen.
+    const second = await harness.db.kysely.transaction().execute((trx) =>
+      writeBatch(trx, accountId, 'chargebee', { payments: [payment('prod_p2', { productKey: 'run_prod_a' }), payment('prod_p3', { productKey: 'run_prod_b' })] }, { knownProducts }),
+    );
+    expect([...second.learnedProducts]).toEqual(['run_prod_b']);
+    expect(await products()).toEqual(['run_prod_a', 'run_prod_b']);
+    expect(second).toMatchObject({ paymentsInserted: 2 });
+    // What the run claims to know is trusted: a key it was told of is not written (products are never deleted, so one it wrote stays).
+    const told = new KnownProducts();
+    told.add(new Set(['run_prod_c']));
+    await harness.db.kysely.transaction().execute((trx) => writeBatch(trx, accountId, 'chargebee', { payments: [payment('prod_p4', { productKey: 'run_prod_c' })] }, { knownProducts: told }));
+    expect(await products()).toEqual(['run_prod_a', 'run_prod_b']);
+    await harness.db.kysely.transaction().execute((trx) => writeBatch(trx, accountId, 'chargebee', { payments: [payment('prod_p5', { productKey: 'run_prod_c' })] }));
+    expect(await products()).toEqual(['run_prod_a', 'run_prod_b', 'run_prod_c']);
+  });
+
+  it('keeps at most KNOWN_PRODUCTS_LIMIT products', () => {
+    const known = new KnownProducts();
+    known.add(new Set(Array.from({ length: KNOWN_PRODUCTS_LIMIT + 5 }, (_, k) => `p${k}`)));
+    expect(known.has(`p${KNOWN_PRODUCTS_LIMIT - 1}`)).toBe(true);
+    expect(known.has(`p${KNOWN_PRODUCTS_LIMIT}`)).toBe(false);
   });
 
   it('keeps at most KNOWN_CUSTOMERS_LIMIT customers', () => {
