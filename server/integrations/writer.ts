@@ -182,11 +182,14 @@ async function existingCustomerIds(trx: Transaction<DB>, accountId: string, publ
 /** Inserts new customers and renames the integration's own; the ids of the rows written go to `memory`. */
 async function upsertCustomers(trx: Transaction<DB>, accountId: string, source: IntegrationName, customers: { externalId: string; name: string }[], now: Date, memory: CustomerMemory): Promise<void> {
   for (const part of chunks(customers, ONE_PARAMETER_CHUNK)) {
-    // One JSON parameter instead of a parameter per value: much cheaper to send and plan for a page of rows.
-    const rows = part.map((customer) => ({ id: newCustomerId(), public_id: customer.externalId, name: customer.name.trim() || customer.externalId }));
+    // One array parameter per column instead of a parameter per value: much cheaper to send and
+    // plan for a page of rows, and cheaper to read than one JSON document parsed back into rows.
+    const ids = part.map(() => newCustomerId());
+    const publicIds = part.map((customer) => customer.externalId);
+    const names = part.map((customer) => customer.name.trim() || customer.externalId);
     const { rows: written } = await sql<{ id: string; public_id: string }>`insert into customers (account_id, id, public_id, name, source, added_at, created_at, updated_at)
               select ${accountId}, x.id, x.public_id, x.name, ${source}, ${now}, ${now}, ${now}
-                from json_to_recordset(${JSON.stringify(rows)}::json) as x(id text, public_id text, name text)
+                from unnest(${ids}::text[], ${publicIds}::text[], ${names}::text[]) as x(id, public_id, name)
               on conflict (account_id, public_id) where public_id is not null
               do update set name = excluded.name, updated_at = excluded.updated_at
                where customers.source = excluded.source and customers.name is distinct from excluded.name

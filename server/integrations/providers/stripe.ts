@@ -31,7 +31,7 @@ export const STRIPE_PAGE = 100;
  * Batches handed to the database that may wait for it while reading goes on (memory held). A
  * killed sync re-reads at most pagesPerCommit x (commitsQueued + 1) pages. Tests may lower them.
  */
-export const stripeSyncSettings = { pagesPerCommit: 25, commitsQueued: 3 };
+export const stripeSyncSettings = { pagesPerCommit: 50, commitsQueued: 2 };
 /** Only what an incremental sync needs; Stripe keeps events for 30 days (the catch-up runs every 30 minutes). */
 export const STRIPE_EVENT_TYPES = ['customer.created', 'customer.updated', 'customer.subscription.*', 'invoice.*'];
 
