@@ -14,7 +14,7 @@ import { PROVIDERS } from './registry';
 import { isOauthProvider, OAUTH_SPECS } from './oauth';
 import { openSecrets, sealSecrets, secretsKeyOf } from './secrets';
 import { CannotConnectError, ProviderHttpError, type IntegrationProvider, type OauthClient, type SyncBatch, type SyncContext } from './types';
-import { KnownCustomers, KnownProducts, writeBatch } from './writer';
+import { KnownCustomers, KnownProducts, mayBulkWrite, writeBatch } from './writer';
 
 /**
  * The integration runner (docs/integrations.md "Syncs"): one sync of one integration, wherever
@@ -144,15 +144,17 @@ export async function runSyncOnce(deps: SyncDeps, accountId: string, name: Integ
 
   /**
    * Whether this run is still the integration's current one (checked under the row's lock).
-   * `asyncCommit`: the transaction's commit will not wait for the disk either, set in the same
-   * round trip (a first sync commits about 150 times, and each round trip also waits for this
-   * process's event loop, busy reading pages).
+   * `forCommit`: the settings of a commit's transaction are made in the same round trip (a first
+   * sync commits about 80 times, and each round trip also waits for this process's event loop,
+   * busy reading pages): its commit does not wait for the disk, and with `bulk` row triggers are
+   * off (writeBatch's bulkSetUp).
    */
-  const stillOurs = async (trx: typeof db, asyncCommit = false) => {
+  const stillOurs = async (trx: typeof db, forCommit?: { bulk: boolean }) => {
     const current = await trx
       .selectFrom('integrations')
       .select(['configured', 'sync_started_at', 'sync_status'])
-      .$if(asyncCommit, (query) => query.select(sql<string>`set_config('synchronous_commit', 'off', true)`.as('synchronous_commit')))
+      .$if(forCommit !== undefined, (query) => query.select(sql<string>`set_config('synchronous_commit', 'off', true)`.as('synchronous_commit')))
+      .$if(forCommit?.bulk === true, (query) => query.select(sql<string>`set_config('session_replication_role', 'replica', true)`.as('session_replication_role')))
       .where('account_id', '=', accountId)
       .where('name', '=', name)
       .forUpdate()
@@ -185,15 +187,25 @@ export async function runSyncOnce(deps: SyncDeps, accountId: string, name: Integ
       const ours = await db.transaction().execute(async (trx) => {
         // The batch and its cursor commit together, so a commit the server loses in a crash (it
         // answers before its WAL reaches the disk) only makes the sync read those pages again:
-        // no wait on the disk for each of a first sync's hundreds of commits (asyncCommit).
-        if (!(await stillOurs(trx, true))) return false;
-        ({ learned, learnedProducts } = await writeBatch(trx, accountId, name, batch, { known: knownCustomers, knownProducts }));
-        await trx
+        // no wait on the disk for each of a first sync's commits. Row triggers are off where the
+        // connection may (writeBatch's bulkSetUp): the cursor's statement raises the data version.
+        const bulk = await mayBulkWrite(trx);
+        if (!(await stillOurs(trx, { bulk }))) return false;
+        ({ learned, learnedProducts } = await writeBatch(trx, accountId, name, batch, { known: knownCustomers, knownProducts, bulkSetUp: bulk }));
+        const cursorWritten = trx
           .updateTable('integrations')
           .set({ sync_cursor: next.cursor === null ? null : JSON.stringify(next.cursor), initial_progress: nextProgress, updated_at: new Date() })
           .where('account_id', '=', accountId)
-          .where('name', '=', name)
-          .execute();
+          .where('name', '=', name);
+        if (bulk) {
+          await trx
+            .with('cursor_written', () => cursorWritten.returning('account_id'))
+            .selectFrom('cursor_written')
+            .select(sql<number>`raise_data_version(array[cursor_written.account_id]::text[])`.as('raised'))
+            .execute();
+        } else {
+          await cursorWritten.execute();
+        }
         return true;
       });
       if (!ours) {

@@ -102,12 +102,18 @@ describe(`integration runner on ${testEngine}`, () => {
   it('reports the first sync’s percent as it goes, never backwards, and ends at 100', async () => {
     reference = await account();
     const seen: number[] = [];
+    // The account's data version (what tells cached metrics they are stale) after each commit.
+    const dataVersion = async () => Number((await harness.db.kysely.selectFrom('accounts').select('data_version').where('id', '=', reference).executeTakeFirstOrThrow()).data_version);
+    const versions = [await dataVersion()];
     const providers = hooked(async (_k, commit) => {
       await commit();
       seen.push((await state(reference)).initial_progress);
+      versions.push(await dataVersion());
     });
     await runSync({ ...deps, providers }, reference, 'chargebee');
     expect(seen).toHaveLength(4);
+    // Raised by every commit, each its own transaction.
+    expect(versions.slice(1).every((version, k) => version > (versions[k] as number))).toBe(true);
     expect([...seen].sort((a, b) => a - b)).toEqual(seen);
     expect(seen[0]).toBeGreaterThan(0);
     expect(seen.at(-1)).toBeLessThan(100);
