@@ -617,7 +617,8 @@ export async function writeBatch(
   };
   // Row triggers (foreign-key checks, the snapshot triggers) skipped where the connection may:
   // every reference is made to exist above its use here, and the account's data version is raised once at the end.
-  const bulk = options.bulkSetUp ? false : await mayBulkWrite(trx);
+  // With bulkSetUp the caller has done the first and does the last itself.
+  const bulk = !options.bulkSetUp && (await mayBulkWrite(trx));
   if (bulk) await sql`set local session_replication_role = replica`.execute(trx);
   const customers = lastBy(batch.customers, (customer) => customer.externalId);
   if (customers.length > 0) await upsertCustomers(trx, accountId, source, customers, now, memory);
