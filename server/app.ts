@@ -7,6 +7,7 @@ import { authPlugin } from './auth/plugin';
 import { cablePlugin } from './cable/plugin';
 import type { Config } from './config';
 import type { Database } from './db/database';
+import { registerConnectionDraining } from './http/shutdown';
 import { frameworkErrorHandler, registerErrorHandler } from './http/errors';
 import { registerInputHardening } from './http/hardening';
 import { registerRateLimits } from './http/rateLimits';
@@ -106,7 +107,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Only behind a proxy we were told about may X-Forwarded-For name the client (sign-in throttling uses it).
     trustProxy: options.config.trustProxy ?? false,
     bodyLimit: 2 * 1024 * 1024,
-    // Keep-alive sockets that are idle are closed at once on shutdown; busy ones finish first.
+    // Keep-alive sockets that are idle are closed at once on shutdown; busy ones finish first,
+    // then close too (server/http/shutdown.ts).
     forceCloseConnections: 'idle',
     // A malformed %-escape or an over-long path parameter answers in the API's error shape.
     frameworkErrors: frameworkErrorHandler,
@@ -119,6 +121,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.decorate('db', options.db);
   app.decorate('config', options.config);
+  registerConnectionDraining(app);
   registerErrorHandler(app);
   registerInputHardening(app);
   await registerSecurityHeaders(app, options.spaDir);

@@ -45,9 +45,17 @@ if (queue && config.workers) await registerWorkers(queue, db, { ecbFeedUrl: conf
 closeWithGrace({ delay: 25_000 }, async ({ signal, err }) => {
   if (err) app.log.error({ err }, 'shutting down after an error');
   else say(`${signal ?? 'stop'} received: finishing in-flight work…`);
+  // Each step says when it is done, so a shutdown that overruns its grace period shows which one hung.
+  const started = Date.now();
+  const step = (name: string) => say(`${name} (${Date.now() - started} ms)`);
   await app.close();
-  await queue?.stop();
+  step('Requests and connections closed');
+  if (queue) {
+    await queue.stop();
+    step('Job queue stopped');
+  }
   await db.close();
+  step('Database closed');
   say('Stopped cleanly.');
 });
 

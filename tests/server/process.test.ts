@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -28,15 +28,19 @@ describe(`the server process on ${testEngine}`, () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  // A client that keeps its connections open (two minutes, longer than the shutdown's grace
+  // period) unless the server says `Connection: close`: the shutdown must not wait for them.
+  const keepAlive = new Agent({ keepAlive: true, timeout: 120_000 });
+  afterAll(() => keepAlive.destroy());
   const post = (url: string, body: object) =>
-    new Promise<{ status: number; body: string }>((resolve, reject) => {
+    new Promise<{ status: number; body: string; connection: string | undefined }>((resolve, reject) => {
       const target = new URL(url);
       const req = request(
-        { hostname: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { 'content-type': 'application/json' } },
+        { hostname: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { 'content-type': 'application/json' }, agent: keepAlive },
         (res) => {
           let data = '';
           res.on('data', (chunk: Buffer) => (data += chunk.toString()));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data }));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data, connection: res.headers.connection }));
         },
       );
       req.on('error', reject);
@@ -70,6 +74,8 @@ describe(`the server process on ${testEngine}`, () => {
     await expect.poll(health, { timeout: 10_000 }).toBe('refused');
     const answers = await Promise.all(inFlight);
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    // Answered during the shutdown: each tells its client not to reuse the connection.
+    expect(answers.map((a) => a.connection)).toEqual(['close', 'close', 'close']);
     // The output says why when the shutdown overran its grace period (exit 1).
     expect(await exit, server.output()).toBe(0);
     expect(server.output()).toContain('Stopped cleanly.');
