@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, Session } from '../db/database';
 import type { DB } from '../db/schema';
+import { rowTriggersSkippable } from '../db/rowTriggers';
 import { auditImport, setImportStatus } from './auditLog';
 import { EMPTY_FILE, NO_DATA_ROWS } from './messages';
 import type { DateOrder, DecimalMark } from './csv/values';
@@ -157,7 +158,7 @@ async function importFile(run: ImportRun, session: Session, trx: Transaction<DB>
   const current = await trx.selectFrom('imports').select('status').where('account_id', '=', accountId).where('id', '=', importId).forKeyShare().executeTakeFirst();
   if (!current || (current.status !== 'in_progress' && current.status !== 'finalizing')) return null;
   await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forKeyShare().executeTakeFirstOrThrow();
-  const bulk = await rowTriggersSkippable(trx);
+  const bulk = await importMaySkipRowTriggers(trx);
   // One batch's new customers and products at a time (ensureBatchKeys); `present`: inserted or locked.
   for (const table of ['import_batch_customers', 'import_batch_products']) {
     await sql`create temporary table ${sql.table(table)} (id text not null, name text not null, present boolean not null default false) on commit drop`.execute(trx);
@@ -486,15 +487,10 @@ function concatenated(text: string | Uint8Array, more: string): string | Uint8Ar
   return out;
 }
 
-/**
- * Whether this connection may skip row triggers (`session_replication_role`, a superuser's
- * setting unless granted): PGlite's user always may; a PostgreSQL role may or may not, and
- * without it the foreign keys are checked row by row as usual.
- */
-async function rowTriggersSkippable(trx: Transaction<DB>): Promise<boolean> {
+/** rowTriggersSkippable (server/db/rowTriggers.ts), unless SUBSCOPE_IMPORT_ROW_TRIGGERS=always keeps them on. */
+async function importMaySkipRowTriggers(trx: Transaction<DB>): Promise<boolean> {
   if (process.env.SUBSCOPE_IMPORT_ROW_TRIGGERS === 'always') return false;
-  const found = await sql<{ allowed: boolean }>`select current_setting('is_superuser') = 'on' or has_parameter_privilege('session_replication_role', 'SET') as allowed`.execute(trx);
-  return found.rows[0]?.allowed === true;
+  return rowTriggersSkippable(trx);
 }
 
 /**

@@ -2,6 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import { durationInMonthsOf, newPaymentId } from '../../models/payments';
 import { randomAlphanumeric } from '../auth/secrets';
 import type { DB, IntegrationName, ItemType } from '../db/schema';
+import { rowTriggersSkippable } from '../db/rowTriggers';
 import { distillItems } from '../invoices/distill';
 import { recordVersions } from '../payments/versions';
 import { ensureCustomerAttributes } from '../segmentation/attributes';
@@ -43,10 +44,7 @@ const ONE_PARAMETER_CHUNK = 10_000;
  */
 let bulkAllowed: Promise<boolean> | undefined;
 export function mayBulkWrite(trx: Transaction<DB>): Promise<boolean> {
-  bulkAllowed ??= sql<{ allowed: boolean }>`select current_setting('is_superuser') = 'on' or has_parameter_privilege('session_replication_role', 'SET') as allowed`
-    .execute(trx)
-    .then((found) => found.rows[0]?.allowed === true)
-    .catch(() => false);
+  bulkAllowed ??= rowTriggersSkippable(trx).catch(() => false);
   return bulkAllowed;
 }
 
