@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { INVOICE_ITEMS_PAGE, type InvoiceItem, type InvoiceItemSort, type IssueDateTreatment } from '../../models/invoices';
 import type { ItemType } from '../../models/constants';
@@ -16,7 +17,7 @@ export const DEFAULT_INVOICE_SORT: InvoiceItemSort = 'created_at:desc';
 export function useRejectedItemPages(sort: InvoiceItemSort) {
   const client = useApi();
   const queryClient = useQueryClient();
-  return useInfiniteQuery({
+  const pages = useInfiniteQuery({
     queryKey: apiKey('/invoice_items', { processing_status: 'distillation_failed', sort_by: sort }),
     initialPageParam: null as string | null,
     getNextPageParam: (page: { next: string | null }) => page.next,
@@ -25,12 +26,17 @@ export function useRejectedItemPages(sort: InvoiceItemSort) {
       const query = { processing_status: 'distillation_failed' as const, sort_by: sort, limit: INVOICE_ITEMS_PAGE, ...(pageParam ? { next: pageParam } : {}) };
       const { data, response } = await client.GET('/invoice_items', { params: { query }, signal });
       if (!data) throw new ApiCallError('GET /invoice_items failed', response.status);
-      // The top bar asked GET /invoice_items/status at load; a sync can add the first rejected lines
-      // (or a rule take the last) between that answer and this one. When they disagree, it asks again.
-      if (!pageParam && queryClient.getQueryData(invoiceStatusKey) !== data.total_count > 0) void queryClient.invalidateQueries({ queryKey: invoiceStatusKey });
       return data;
     },
   });
+  // The top bar asked GET /invoice_items/status at load; a sync can add the first rejected lines
+  // (or a rule take the last) between that answer and this list's. The list is the newer answer:
+  // the top bar takes it.
+  const hasRejected = pages.data ? (pages.data.pages[0]?.total_count ?? 0) > 0 : undefined;
+  useEffect(() => {
+    if (hasRejected !== undefined && queryClient.getQueryData(invoiceStatusKey) !== hasRejected) queryClient.setQueryData(invoiceStatusKey, hasRejected);
+  }, [hasRejected, queryClient]);
+  return pages;
 }
 
 /** Whether the account has rejected lines (the top bar's 'Import rejected invoices'); asked only for full users. */
