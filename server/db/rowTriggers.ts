@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from './schema';
 
 /**
@@ -7,7 +7,7 @@ import type { DB } from './schema';
  * without it the foreign keys are checked row by row as usual. Bulk writers (subscription
  * imports, integration syncs) ask it before turning triggers off.
  */
-export async function rowTriggersSkippable(trx: Transaction<DB>): Promise<boolean> {
+export async function rowTriggersSkippable(trx: Kysely<DB>): Promise<boolean> {
   const found = await sql<{ allowed: boolean }>`select current_setting('is_superuser') = 'on' or has_parameter_privilege('session_replication_role', 'SET') as allowed`.execute(trx);
   return found.rows[0]?.allowed === true;
 }

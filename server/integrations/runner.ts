@@ -14,6 +14,7 @@ import { PROVIDERS } from './registry';
 import { isOauthProvider, OAUTH_SPECS } from './oauth';
 import { openSecrets, sealSecrets, secretsKeyOf } from './secrets';
 import { CannotConnectError, ProviderHttpError, type IntegrationProvider, type OauthClient, type SyncBatch, type SyncContext } from './types';
+import { commitInOneStatement, prepareBatch, type PreparedBatch } from './statementCommit';
 import { KnownCustomers, KnownProducts, mayBulkWrite, writeBatch } from './writer';
 
 /**
@@ -162,6 +163,23 @@ export async function runSyncOnce(deps: SyncDeps, accountId: string, name: Integ
     return !!current?.configured && current.sync_status === 'syncing' && current.sync_started_at !== null && new Date(current.sync_started_at).getTime() === startedAt.getTime();
   };
 
+  // A first sync's batches prepared ahead of their commit (context.prepare), for one statement each.
+  const prepared = new WeakMap<SyncBatch, PreparedBatch | null>();
+  const preparedOf = (batch: SyncBatch) => (prepared.has(batch) ? prepared.get(batch) : prepareBatch(batch)) ?? null;
+  /** After a batch's commit: what the run learned, the cursor, the percent published now and then. */
+  const committed = async (next: { cursor: JsonObject | null }, nextProgress: number, learned: ReadonlyMap<string, string>, learnedProducts: ReadonlySet<string>) => {
+    knownCustomers.add(learned);
+    knownProducts.add(learnedProducts);
+    cursor = next.cursor;
+    batches += 1;
+    const moved = nextProgress !== progress;
+    progress = nextProgress;
+    if (moved && Date.now() - lastPublished >= publishInterval) {
+      lastPublished = Date.now();
+      await publishAnswer(db, accountId, name);
+    }
+  };
+
   const secrets = openSecrets(deps.secretsKey, row.secret_config ?? null);
   const accessToken = tokenKeeper(deps, accountId, name, secrets);
 
@@ -179,9 +197,29 @@ export async function runSyncOnce(deps: SyncDeps, accountId: string, name: Integ
     fetch: providerFetch({ ...deps.fetch, signal: controller.signal }),
     signal: controller.signal,
     log: (event, details) => logSync(db, accountId, name, event, details ?? {}),
+    prepare(batch: SyncBatch) {
+      if (mode === 'initial' && !prepared.has(batch)) prepared.set(batch, prepareBatch(batch));
+    },
     async commit(batch: SyncBatch, next) {
       if (controller.signal.aborted) throw new SyncStopped();
       const nextProgress = mode === 'initial' && next.progress !== undefined ? Math.max(progress, Math.min(99, Math.max(0, Math.floor(next.progress)))) : progress;
+      // A first sync's batch of new rows: one statement (server/integrations/statementCommit.ts).
+      const ahead = mode === 'initial' ? preparedOf(batch) : null;
+      prepared.delete(batch);
+      if (ahead) {
+        const outcome = await commitInOneStatement(db, ahead, { accountId, source: name, startedAt, cursor: next.cursor, progress: nextProgress, bulk: await mayBulkWrite(db), known: knownCustomers, knownProducts });
+        if (!outcome.ours) {
+          controller.abort(new SyncStopped());
+          throw new SyncStopped();
+        }
+        if (outcome.committed) {
+          await committed(next, nextProgress, outcome.learned, outcome.learnedProducts);
+          return;
+        }
+        // A payment was stored already: the usual transaction compares and versions them.
+        knownCustomers.add(outcome.learned);
+        knownProducts.add(outcome.learnedProducts);
+      }
       let learned: ReadonlyMap<string, string> = new Map();
       let learnedProducts: ReadonlySet<string> = new Set();
       const ours = await db.transaction().execute(async (trx) => {
@@ -212,16 +250,7 @@ export async function runSyncOnce(deps: SyncDeps, accountId: string, name: Integ
         controller.abort(new SyncStopped());
         throw new SyncStopped();
       }
-      knownCustomers.add(learned);
-      knownProducts.add(learnedProducts);
-      cursor = next.cursor;
-      batches += 1;
-      const moved = nextProgress !== progress;
-      progress = nextProgress;
-      if (moved && Date.now() - lastPublished >= publishInterval) {
-        lastPublished = Date.now();
-        await publishAnswer(db, accountId, name);
-      }
+      await committed(next, nextProgress, learned, learnedProducts);
     },
   };
 

@@ -165,6 +165,12 @@ export interface SyncContext {
    * Call it after each page; a killed sync resumes at the last committed cursor.
    */
   commit(batch: SyncBatch, next: { cursor: JsonObject | null; progress?: number }): Promise<void>;
+  /**
+   * Optional, before `commit`: a provider that reads on while earlier batches are written may
+   * hand a batch here as soon as it is complete (and will not change), so the writing's own work
+   * on it (ids, the statement's columns) is done while the database still writes the batch before.
+   */
+  prepare?(batch: SyncBatch): void;
   /** A line in the integration's sync log (audit_log), shown to support beside the machine. */
   log(event: string, details?: JsonObject): Promise<void>;
   signal: AbortSignal;

@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { durationInMonthsOf, newPaymentId } from '../../models/payments';
 import { randomAlphanumeric } from '../auth/secrets';
 import type { DB, IntegrationName, ItemType } from '../db/schema';
@@ -30,7 +30,7 @@ import type { SyncBatch, SyncDeal, SyncPayment } from './types';
  *   when missing; a public id no customer has is skipped.
  */
 
-const newCustomerId = () => `cus${randomAlphanumeric(13)}`;
+export const newCustomerId = () => `cus${randomAlphanumeric(13)}`;
 const newInvoiceItemId = () => `ii${randomAlphanumeric(14)}`;
 const newDealId = () => `deal${randomAlphanumeric(12)}`;
 /** Rows per INSERT statement (PostgreSQL allows 65,535 parameters). */
@@ -43,7 +43,7 @@ const ONE_PARAMETER_CHUNK = 10_000;
  * granted), asked once per process; the embedded database always may.
  */
 let bulkAllowed: Promise<boolean> | undefined;
-export function mayBulkWrite(trx: Transaction<DB>): Promise<boolean> {
+export function mayBulkWrite(trx: Kysely<DB>): Promise<boolean> {
   bulkAllowed ??= rowTriggersSkippable(trx).catch(() => false);
   return bulkAllowed;
 }
@@ -72,7 +72,7 @@ function chunks<T>(rows: readonly T[], size = CHUNK): T[][] {
 }
 
 /** The last of each payment key wins, but a stand-in never replaces one that is not (SyncPayment.standIn). */
-function lastPayments(payments: readonly SyncPayment[] | undefined): SyncPayment[] {
+export function lastPayments(payments: readonly SyncPayment[] | undefined): SyncPayment[] {
   const map = new Map<string, SyncPayment>();
   for (const payment of payments ?? []) {
     const before = map.get(payment.externalId);
@@ -83,7 +83,7 @@ function lastPayments(payments: readonly SyncPayment[] | undefined): SyncPayment
 }
 
 /** The last of each key wins (a provider listing one object twice in a batch). */
-function lastBy<T>(rows: readonly T[] | undefined, key: (row: T) => string): T[] {
+export function lastBy<T>(rows: readonly T[] | undefined, key: (row: T) => string): T[] {
   const map = new Map<string, T>();
   for (const row of rows ?? []) map.set(key(row), row);
   return [...map.values()];
@@ -211,8 +211,8 @@ interface StoredPayment {
   shape: string;
 }
 
-const itemShape = (payment: SyncPayment) => ({ product_key: payment.productKey, type: payment.itemType, quantity: Math.max(0, Math.round(payment.quantity)) });
-const discountShape = (payment: SyncPayment) =>
+export const itemShape = (payment: SyncPayment) => ({ product_key: payment.productKey, type: payment.itemType, quantity: Math.max(0, Math.round(payment.quantity)) });
+export const discountShape = (payment: SyncPayment) =>
   payment.discount && payment.discount.monthlyAmount > 0
     ? { kind: payment.discount.kind, monthly_amount: Math.round(payment.discount.monthlyAmount), name: payment.discount.name, months: payment.discount.kind === 'finite' ? (payment.discount.months ?? null) : null }
     : null;
@@ -253,7 +253,7 @@ async function storedPayments(trx: Transaction<DB>, accountId: string, source: I
 }
 
 /** The payment's row values (period, totals) as stored. */
-function rowOf(payment: SyncPayment, customerId: string) {
+export function rowOf(payment: SyncPayment, customerId: string) {
   const open = payment.endedAt === null;
   return {
     customer_id: customerId,
@@ -298,6 +298,31 @@ async function writeItems(trx: Transaction<DB>, accountId: string, rows: { id: s
   }
 }
 
+/**
+ * The parts (CTEs) of a statement that insert new payments from `rows` (a CTE of the batch's
+ * payments, each customer's id in `customerColumn`), leaving a key already stored alone, and the
+ * item and the discount of each payment inserted (read from `x`, the batch's rows by payment id).
+ * `inserted` returns the ids and keys it inserted. The sync writer's statement and the first
+ * sync's one-statement commit (statementCommit.ts) both insert this way.
+ */
+export function newPaymentInserts(accountId: string, source: IntegrationName, now: Date, rows: 'x' | 'resolved', customerColumn: 'customer_id' | 'resolved_customer_id') {
+  const from = sql.raw(rows);
+  const customer = sql.raw(customerColumn);
+  return sql`inserted as (
+             insert into payments (account_id, id, customer_id, started_at, ended_at, duration_in_months, total_value, monthly_amount, currency, invoice_number, source, external_id, created_at, updated_at)
+             select ${accountId}, r.id, r.${customer}, r.started_at, r.ended_at, r.duration_in_months, r.total_value, r.monthly_amount, r.currency, r.invoice_number, ${source}, r.external_id, ${now}, ${now}
+               from ${from} r
+             on conflict (account_id, source, external_id) where external_id is not null do nothing
+             returning id, external_id),
+           items as (
+             insert into payment_items (account_id, payment_id, position, product_key, type, quantity)
+             select ${accountId}, x.id, 0, x.product_key, x.item_type, x.quantity from x join inserted on inserted.id = x.id),
+           discounts as (
+             insert into payment_discounts (account_id, payment_id, position, kind, monthly_amount, name, months)
+             select ${accountId}, x.id, 0, x.discount_kind, x.discount_amount, x.discount_name, x.discount_months from x join inserted on inserted.id = x.id
+              where x.discount_kind is not null)`;
+}
+
 type PaymentRow = { id: string; payment: SyncPayment; row: ReturnType<typeof rowOf> };
 
 /**
@@ -337,19 +362,7 @@ async function insertNewPayments(trx: Transaction<DB>, accountId: string, source
                  as x(id, customer_id, started_at, ended_at, duration_in_months, total_value, monthly_amount,
                       currency, invoice_number, external_id, product_key, item_type, quantity,
                       discount_kind, discount_amount, discount_name, discount_months)),
-           inserted as (
-             insert into payments (account_id, id, customer_id, started_at, ended_at, duration_in_months, total_value, monthly_amount, currency, invoice_number, source, external_id, created_at, updated_at)
-             select ${accountId}, x.id, x.customer_id, x.started_at, x.ended_at, x.duration_in_months, x.total_value, x.monthly_amount, x.currency, x.invoice_number, ${source}, x.external_id, ${now}, ${now}
-               from x
-             on conflict (account_id, source, external_id) where external_id is not null do nothing
-             returning id, external_id),
-           items as (
-             insert into payment_items (account_id, payment_id, position, product_key, type, quantity)
-             select ${accountId}, x.id, 0, x.product_key, x.item_type, x.quantity from x join inserted on inserted.id = x.id),
-           discounts as (
-             insert into payment_discounts (account_id, payment_id, position, kind, monthly_amount, name, months)
-             select ${accountId}, x.id, 0, x.discount_kind, x.discount_amount, x.discount_name, x.discount_months from x join inserted on inserted.id = x.id
-              where x.discount_kind is not null)
+           ${newPaymentInserts(accountId, source, now, 'x', 'customer_id')}
       select external_id from inserted`.execute(trx);
     for (const row of done) inserted.add(row.external_id);
   }

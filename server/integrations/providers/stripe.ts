@@ -464,34 +464,42 @@ function withoutCallSite<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-/** One page of a phase's list, mapped (invoices with more than the embedded lines get the rest). */
-async function readPage(stripe: Stripe, catalogue: StripeCatalogue, phase: ListPhase, after: string | null, withTotal: boolean): Promise<PageRead> {
+/** One page of a phase's list as Stripe answered it. */
+interface PageAnswer {
+  phase: ListPhase;
+  list: StripeList<{ id: string }>;
+}
+
+/** Asks for one page of a phase's list. */
+async function fetchPage(stripe: Stripe, phase: ListPhase, after: string | null, withTotal: boolean): Promise<PageAnswer> {
   const common = { limit: STRIPE_PAGE, ...(after ? { starting_after: after } : {}), ...(withTotal ? { include: ['total_count'] } : {}) };
+  let list: unknown;
+  if (phase === 'customers') list = await withoutCallSite(() => stripe.customers.list(common as Stripe.CustomerListParams));
+  else if (phase === 'subscriptions') list = await withoutCallSite(() => stripe.subscriptions.list({ ...common, status: 'all', expand: ['data.discounts', 'data.latest_invoice'] } as Stripe.SubscriptionListParams));
+  else list = await withoutCallSite(() => stripe.invoices.list({ ...common, expand: ['data.discounts'] } as Stripe.InvoiceListParams));
+  return { phase, list: list as StripeList<{ id: string }> };
+}
+
+/** A page mapped (invoices with more than the embedded lines get the rest). */
+async function mapPage(stripe: Stripe, catalogue: StripeCatalogue, { phase, list }: PageAnswer): Promise<PageRead> {
   const names = new Map<string, string>();
-  let page: StripeList<{ id: string }>;
   const batch: SyncBatch = {};
   if (phase === 'customers') {
-    const answer = (await withoutCallSite(() => stripe.customers.list(common as Stripe.CustomerListParams))) as unknown as StripeList<StripeCustomer>;
-    batch.customers = answer.data.filter((customer) => !customer.deleted).map(customerOf);
-    page = answer;
+    batch.customers = (list.data as StripeCustomer[]).filter((customer) => !customer.deleted).map(customerOf);
   } else if (phase === 'subscriptions') {
-    const answer = (await withoutCallSite(() => stripe.subscriptions.list({ ...common, status: 'all', expand: ['data.discounts', 'data.latest_invoice'] } as Stripe.SubscriptionListParams))) as unknown as StripeList<StripeSubscription>;
-    batch.payments = answer.data.flatMap((subscription) => subscriptionPayments(catalogue, subscription));
-    page = answer;
+    batch.payments = (list.data as StripeSubscription[]).flatMap((subscription) => subscriptionPayments(catalogue, subscription));
   } else {
-    const answer = (await withoutCallSite(() => stripe.invoices.list({ ...common, expand: ['data.discounts'] } as Stripe.InvoiceListParams))) as unknown as StripeList<StripeInvoice>;
     batch.payments = [];
     batch.deletedPayments = [];
-    for (const invoice of answer.data) {
+    for (const invoice of list.data as StripeInvoice[]) {
       const customer = idOf(invoice.customer);
       if (customer && invoice.customer_name) names.set(customer, invoice.customer_name);
       const mapped = invoicePayments(catalogue, invoice, invoice.lines.has_more ? await linesOf(stripe, invoice) : invoice.lines.data);
       batch.payments.push(...mapped.payments);
       batch.deletedPayments.push(...mapped.deleted);
     }
-    page = answer;
   }
-  return { batch, names, ids: page.data.map((object) => object.id), hasMore: page.has_more, totalCount: page.total_count };
+  return { batch, names, ids: list.data.map((object) => object.id), hasMore: list.has_more, totalCount: list.total_count };
 }
 
 function appendBatch(into: SyncBatch, from: SyncBatch): void {
@@ -536,6 +544,8 @@ async function initialSync(context: SyncContext, stripe: Stripe, catalogue: Stri
       if (failed) return;
       // The guard knows every customer of the batches handed over, committed or not.
       await guard.complete(taken.batch, taken.names);
+      // The batch is complete: its writing's own work is done now, while earlier batches are written.
+      context.prepare?.(taken.batch);
       while (held.length >= stripeSyncSettings.commitsQueued) await held.shift();
       inOrder(() => context.commit(taken.batch, { cursor: taken.at as unknown as JsonObject, progress: progressOf(taken.at) }));
     });
@@ -546,7 +556,7 @@ async function initialSync(context: SyncContext, stripe: Stripe, catalogue: Stri
   // Payment keys the invoices of this run removed (void or uncollectible lines).
   const voided = new Set<string>();
   const request = (phase: ListPhase, after: string | null, withTotal: boolean) => {
-    const promise = readPage(stripe, catalogue, phase, after, withTotal);
+    const promise = fetchPage(stripe, phase, after, withTotal);
     // Awaited by its lane; a commit failing first must not leave it unhandled.
     promise.catch(() => undefined);
     return promise;
@@ -560,11 +570,14 @@ async function initialSync(context: SyncContext, stripe: Stripe, catalogue: Stri
       let pending = request(phase, position.after, cursor.totals[phase] === undefined);
       for (;;) {
         context.signal.throwIfAborted();
-        const page = await pending;
+        const answer = await pending;
         if (failed) return;
-        const lastId = page.ids.at(-1);
-        const phaseDone = !page.hasMore || !lastId;
+        const lastId = answer.list.data.at(-1)?.id;
+        const phaseDone = !answer.list.has_more || !lastId;
+        // The next page is asked for before this one is mapped: Stripe answers meanwhile.
         if (!phaseDone) pending = request(phase, lastId, false);
+        const page = await mapPage(stripe, catalogue, answer);
+        if (failed) return;
         // A void invoice read before the subscription removed its term's line: no stand-in for it.
         if (phase === 'invoices') for (const key of page.batch.deletedPayments ?? []) voided.add(key);
         if (phase === 'subscriptions' && voided.size > 0) page.batch.payments = page.batch.payments?.filter((payment) => !voided.has(payment.externalId));
