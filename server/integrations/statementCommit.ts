@@ -26,10 +26,10 @@ import { discountShape, itemShape, lastBy, lastPayments, newCustomerId, newPayme
  * - inserts the payments with their item and discount, each with its customer's id (known to the
  *   run, written above, or stored);
  * - raises the account's data version when row triggers are off (they would have);
- * - records the cursor and the percent only when every payment was new (`committed`). A payment already stored (a resumed run, a stand-in and an
- *   invoice of the same term) is left out, and the runner writes the batch again in its usual
- *   transaction, which compares and versions stored payments: the rows this statement committed
- *   are then found unchanged.
+ * - records the cursor and the percent only when every payment was new (`committed`). A payment
+ *   already stored (a resumed run, a stand-in and an invoice of the same term) is left out, and
+ *   the runner writes the batch again in its usual transaction, which compares and versions
+ *   stored payments: the rows this statement committed are then found unchanged.
  */
 
 /** What a batch's statement needs, made before it: columns as array literals (arrayLiteral). */

@@ -51,7 +51,7 @@ const integration = (accountId: string) =>
 const customers = (accountId: string) =>
   harness.db.kysely.selectFrom('customers').select(['id', 'public_id', 'name', 'source']).where('account_id', '=', accountId).orderBy('public_id').execute();
 
-async function commit(accountId: string, batch: SyncBatch, options: { startedAt?: Date; known?: KnownCustomers; cursor?: Record<string, unknown> } = {}) {
+async function commit(accountId: string, batch: SyncBatch, options: { startedAt?: Date; known?: KnownCustomers; cursor?: Record<string, unknown>; bulk?: boolean } = {}) {
   const prepared = prepareBatch(batch);
   if (!prepared) throw new Error('the batch cannot be written in one statement');
   return commitInOneStatement(harness.db.kysely, prepared, {
@@ -60,7 +60,7 @@ async function commit(accountId: string, batch: SyncBatch, options: { startedAt?
     startedAt: options.startedAt ?? STARTED_AT,
     cursor: (options.cursor ?? { lanes: ['after cus_2'] }) as never,
     progress: 40,
-    bulk: await mayBulkWrite(harness.db.kysely),
+    bulk: options.bulk ?? (await mayBulkWrite(harness.db.kysely)),
     known: options.known ?? new KnownCustomers(),
     knownProducts: new KnownProducts(),
   });
@@ -148,6 +148,17 @@ describe(`one-statement commit of a first sync on ${testEngine}`, () => {
       { external_id: 'in_2', customer_id: first.learned.get('cus_1') },
       { external_id: 'in_3', customer_id: 'cus_csv000000001' },
     ]);
+  });
+
+  it('writes the same with row triggers on (a role that may not turn them off): foreign keys checked, the data version raised by them', async () => {
+    const accountId = await syncingAccount();
+    const before = await dataVersion(accountId);
+    const outcome = await commit(accountId, { customers: [{ externalId: 'cus_1', name: 'Acme' }], payments: [payment('in_1', 'cus_1'), payment('in_2', 'cus_new', { discount: { kind: 'forever', monthlyAmount: 10, months: null, name: 'X' } })] }, { bulk: false });
+    expect(outcome).toMatchObject({ ours: true, committed: true });
+    expect((await customers(accountId)).map((customer) => customer.public_id)).toEqual(['cus_1', 'cus_new']);
+    expect(await harness.db.kysely.selectFrom('payment_discounts').select('payment_id').where('account_id', '=', accountId).execute()).toHaveLength(1);
+    expect(await integration(accountId)).toMatchObject({ sync_cursor: { lanes: ['after cus_2'] }, initial_progress: 40 });
+    expect(await dataVersion(accountId)).toBeGreaterThan(before);
   });
 
   it('writes nothing when the run is no longer the integration’s current one', async () => {
