@@ -3,7 +3,7 @@ import { newPaymentId } from '../../models/payments';
 import { arrayLiteral } from '../db/arrayLiteral';
 import type { DB, IntegrationName, JsonObject } from '../db/schema';
 import type { SyncBatch } from './types';
-import { discountShape, itemShape, lastBy, lastPayments, newCustomerId, newPaymentInserts, rowOf, type KnownCustomers, type KnownProducts } from './writer';
+import { discountShape, itemShape, lastBy, lastPayments, newCustomerId, newPaymentInserts, valuesOf, type KnownCustomers, type KnownProducts } from './writer';
 
 /**
  * A first sync's commit in one statement (docs/integrations.md "Syncs", "One statement a
@@ -83,7 +83,7 @@ export function prepareBatch(batch: SyncBatch): PreparedBatch | null {
   ] as const;
   const columns = [ids, customerPublicIds, startedAt, endedAt, durations, totals, monthly, currencies, invoiceNumbers, externalIds, productKeys, itemTypes, quantities, discountKinds, discountAmounts, discountNames, discountMonths];
   payments.forEach((payment, k) => {
-    const row = rowOf(payment, '');
+    const row = valuesOf(payment);
     const item = itemShape(payment);
     const discount = discountShape(payment);
     ids[k] = newPaymentId();

@@ -252,11 +252,10 @@ async function storedPayments(trx: Transaction<DB>, accountId: string, source: I
   return stored;
 }
 
-/** The payment's row values (period, totals) as stored. */
-export function rowOf(payment: SyncPayment, customerId: string) {
+/** The payment's values as stored, but its customer (period, totals, currency, invoice number). */
+export function valuesOf(payment: SyncPayment) {
   const open = payment.endedAt === null;
   return {
-    customer_id: customerId,
     started_at: payment.startedAt,
     ended_at: payment.endedAt,
     duration_in_months: open ? null : durationInMonthsOf(payment.startedAt, payment.endedAt as string),
@@ -265,6 +264,11 @@ export function rowOf(payment: SyncPayment, customerId: string) {
     currency: payment.currency.toUpperCase(),
     invoice_number: payment.invoiceNumber,
   };
+}
+
+/** The payment's row values as stored. */
+function rowOf(payment: SyncPayment, customerId: string) {
+  return { customer_id: customerId, ...valuesOf(payment) };
 }
 
 function unchanged(stored: StoredPayment, row: ReturnType<typeof rowOf>, payment: SyncPayment): boolean {

@@ -6,6 +6,7 @@ import type { SyncBatch, SyncPayment } from '../../../server/integrations/types'
 import { KnownCustomers, KnownProducts, mayBulkWrite, writeBatch } from '../../../server/integrations/writer';
 import { createAuthTestApp, signUp, type AuthTestApp } from '../auth/support';
 import { testEngine } from '../helpers/database';
+import { syncPayment } from './support';
 
 /**
  * A first sync's commit in one statement: array literals that PostgreSQL reads back as the
@@ -18,21 +19,8 @@ import { testEngine } from '../helpers/database';
 
 let harness: AuthTestApp;
 
-const payment = (externalId: string, customerExternalId: string, changes: Partial<SyncPayment> = {}): SyncPayment => ({
-  externalId,
-  customerExternalId,
-  startedAt: '2025-01-01',
-  endedAt: '2025-02-01',
-  totalValue: 1200,
-  monthlyAmount: 1200,
-  currency: 'eur',
-  invoiceNumber: 'INV-1',
-  productKey: 'pro',
-  itemType: 'recurring',
-  quantity: 1,
-  discount: null,
-  ...changes,
-});
+/** Currencies as providers send them (lower case): stored upper case. */
+const payment = (externalId: string, customerExternalId: string, changes: Partial<SyncPayment> = {}): SyncPayment => syncPayment(externalId, { customerExternalId, currency: 'eur', ...changes });
 
 const STARTED_AT = new Date('2026-11-01T10:00:00.000Z');
 

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KnownCustomers, KNOWN_CUSTOMERS_LIMIT, KnownProducts, KNOWN_PRODUCTS_LIMIT, writeBatch } from '../../../server/integrations/writer';
-import type { SyncBatch, SyncPayment } from '../../../server/integrations/types';
+import type { SyncBatch } from '../../../server/integrations/types';
 import { createAuthTestApp, signUp, type AuthTestApp } from '../auth/support';
 import { testEngine } from '../helpers/database';
+import { syncPayment } from './support';
 
 /**
  * The batch writer: customers by public id, products made to exist, payments by external id
@@ -14,21 +15,7 @@ import { testEngine } from '../helpers/database';
 let harness: AuthTestApp;
 let accountId: string;
 
-const payment = (externalId: string, changes: Partial<SyncPayment> = {}): SyncPayment => ({
-  externalId,
-  customerExternalId: 'cb_1',
-  startedAt: '2025-01-01',
-  endedAt: '2025-02-01',
-  totalValue: 1200,
-  monthlyAmount: 1200,
-  currency: 'EUR',
-  invoiceNumber: 'INV-1',
-  productKey: 'pro',
-  itemType: 'recurring',
-  quantity: 1,
-  discount: null,
-  ...changes,
-});
+const payment = syncPayment;
 
 const write = (batch: SyncBatch) => harness.db.kysely.transaction().execute((trx) => writeBatch(trx, accountId, 'chargebee', batch));
 
