@@ -123,7 +123,7 @@ export async function listCases(setup: CaseSetup): Promise<ListCase[]> {
     peer: async () =>
       ids(
         (
-          await sql<{ id: string }>`select id from customers where account_id = ${accountId} and deleted_at is null and lower(name) like ${pattern}
+          await sql<{ id: string }>`select id from customers where account_id = ${accountId} and deleted_at is null and lower(name) collate "C" like ${pattern}
             order by lower(name) collate "C", id collate "C" limit ${SEARCH_LIMIT}`.execute(k)
         ).rows,
       ),

@@ -19,6 +19,7 @@ import * as paymentListing from './migrations/0017_payment_listing';
 import * as foreignClientIds from './migrations/0018_foreign_client_ids';
 import * as integrationSync from './migrations/0019_integration_sync';
 import * as syncCustomerWrites from './migrations/0020_sync_customer_writes';
+import * as customerWriteIndexes from './migrations/0021_customer_write_indexes';
 import type { DB } from './schema';
 
 /**
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '0018_foreign_client_ids': foreignClientIds,
   '0019_integration_sync': integrationSync,
   '0020_sync_customer_writes': syncCustomerWrites,
+  '0021_customer_write_indexes': customerWriteIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

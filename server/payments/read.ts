@@ -243,7 +243,7 @@ export async function searchPayments(db: Kysely<DB>, accountId: string, query: s
     by_name as (
       select p.id, p.started_at from customers n
         join payments p on p.account_id = n.account_id and p.customer_id = n.id
-       where n.account_id = ${accountId} and n.deleted_at is null and lower(n.name) like ${prefix} and p.deleted_at is null
+       where n.account_id = ${accountId} and n.deleted_at is null and lower(n.name) collate "C" like ${prefix} and p.deleted_at is null
        offset 0),
     found as (
       select id, min(part) as part, started_at from (select id, 0 as part, started_at from direct union all select id, 1 as part, started_at from by_name) matched

@@ -177,7 +177,7 @@ export const customerListRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (query.length <= CUSTOMER_ID_MAX) add(await listed.where('public_id', '=', query).execute());
     add(
       await listed
-        .where(sql<boolean>`lower(name) like lower(${pattern}) || '%'`)
+        .where(sql<boolean>`lower(name) collate "C" like lower(${pattern}) || '%'`)
         .orderBy(sql`lower(name) collate "C"`)
         .orderBy(sql`id collate "C"`)
         .limit(limit + 1)
