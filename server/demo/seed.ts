@@ -2,7 +2,8 @@ import { periodEndingIn } from '../../models/reportRange';
 import { insertReport } from '../reports/reports';
 import { REPORT_TEMPLATES } from '../reports/templates';
 import { randomBytes } from 'node:crypto';
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { unnestColumns } from '../db/unnest';
 import { hashPassword } from '../auth/password';
 import { DEMO_PLAN_ID } from '../plans/catalogue';
 import type { DB, PaymentVersionDiscount, PaymentVersionItem } from '../db/schema';
@@ -95,9 +96,8 @@ async function bulkInsert<T extends keyof DB, Row>(
 ): Promise<number> {
   for (let start = 0; start < rows.length; start += CHUNK) {
     const chunk = rows.slice(start, start + CHUNK);
-    const arrays: RawBuilder<unknown>[] = columns.map(([, pgType, value]) => sql`${chunk.map(value)}::${sql.raw(pgType)}[]`);
     await sql`insert into ${sql.table(table)} (${sql.join(columns.map(([name]) => sql.ref(name)))})
-      select * from unnest(${sql.join(arrays)})`.execute(db);
+      select * from ${unnestColumns(columns.map(([, pgType, value]) => [chunk.map(value), pgType] as const))}`.execute(db);
   }
   return rows.length;
 }

@@ -3,6 +3,7 @@ import { durationInMonthsOf, newPaymentId } from '../../models/payments';
 import { randomAlphanumeric } from '../auth/secrets';
 import type { DB, IntegrationName, ItemType } from '../db/schema';
 import { rowTriggersSkippable } from '../db/rowTriggers';
+import { unnestColumns } from '../db/unnest';
 import { distillItems } from '../invoices/distill';
 import { recordVersions } from '../payments/versions';
 import { ensureCustomerAttributes } from '../segmentation/attributes';
@@ -362,7 +363,7 @@ async function insertNewPayments(trx: Transaction<DB>, accountId: string, source
     ];
     const { rows: done } = await sql<{ external_id: string }>`
       with x as materialized (
-             select * from unnest(${sql.join(columns.map(([values, type]) => sql`${values}::${sql.raw(type)}[]`))})
+             select * from ${unnestColumns(columns)}
                  as x(id, customer_id, started_at, ended_at, duration_in_months, total_value, monthly_amount,
                       currency, invoice_number, external_id, product_key, item_type, quantity,
                       discount_kind, discount_amount, discount_name, discount_months)),
