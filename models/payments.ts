@@ -11,7 +11,7 @@ import {
 } from './constants';
 import { CUSTOMER_NAME_REQUIRED_MESSAGE } from './customers';
 import { currencyDigits } from './money';
-import { randomAlphanumeric } from './random';
+import { orderedAlphanumeric } from './random';
 import { requiredString } from './validation';
 
 /**
@@ -132,9 +132,9 @@ export const PAYMENT_TEXT_MAX_LENGTH = 500;
 
 const PAYMENT_ID = new RegExp(`^${GENERATED_PAYMENT_ID_PREFIX}[A-Za-z0-9]{${GENERATED_PAYMENT_ID_RANDOM_LENGTH}}$`);
 
-/** A client-generated payment id: 'subh' and 12 random letters or digits. */
+/** A generated payment id: 'subh' and 12 letters or digits that rise with the time it was made (orderedAlphanumeric). */
 export function newPaymentId(): string {
-  return GENERATED_PAYMENT_ID_PREFIX + randomAlphanumeric(GENERATED_PAYMENT_ID_RANDOM_LENGTH);
+  return GENERATED_PAYMENT_ID_PREFIX + orderedAlphanumeric(GENERATED_PAYMENT_ID_RANDOM_LENGTH);
 }
 
 export function isPaymentId(id: string): boolean {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { CUSTOMER_NAME_REQUIRED_MESSAGE } from '../../models/customers';
-import { randomAlphanumeric } from '../auth/secrets';
+import { newCustomerId } from './ids';
 import type { CustomerLink, DB } from '../db/schema';
 import { ApiError } from '../http/errors';
 import { publishReportStates } from '../reports/recalculations';
@@ -30,7 +30,6 @@ export const CONFLICT = 'The customer changed meanwhile: please try again';
 /** Reports recalculated after a change: the account's newest (the rest are stale and refresh when opened). */
 export const RECALCULATED_REPORTS = 20;
 
-const newCustomerId = () => `cus${randomAlphanumeric(13)}`;
 
 /** The metrics snapshot dropped, open report pages told, the latest reports recalculated. */
 export async function afterChange(app: FastifyInstance, accountId: string): Promise<void> {

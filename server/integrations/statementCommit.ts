@@ -2,8 +2,9 @@ import { sql, type Kysely } from 'kysely';
 import { newPaymentId } from '../../models/payments';
 import { arrayLiteral } from '../db/arrayLiteral';
 import type { DB, IntegrationName, JsonObject } from '../db/schema';
+import { newCustomerId } from '../customers/ids';
 import type { SyncBatch } from './types';
-import { discountShape, itemShape, lastBy, lastPayments, newCustomerId, newPaymentInserts, valuesOf, type KnownCustomers, type KnownProducts } from './writer';
+import { discountShape, itemShape, lastBy, lastPayments, newPaymentInserts, valuesOf, type KnownCustomers, type KnownProducts } from './writer';
 
 /**
  * A first sync's commit in one statement (docs/integrations.md "Syncs", "One statement a

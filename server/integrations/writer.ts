@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { durationInMonthsOf, newPaymentId } from '../../models/payments';
-import { randomAlphanumeric } from '../auth/secrets';
+import { orderedAlphanumeric } from '../../models/random';
+import { newCustomerId } from '../customers/ids';
 import type { DB, IntegrationName, ItemType } from '../db/schema';
 import { rowTriggersSkippable } from '../db/rowTriggers';
 import { unnestColumns } from '../db/unnest';
@@ -31,9 +32,9 @@ import type { SyncBatch, SyncDeal, SyncPayment } from './types';
  *   when missing; a public id no customer has is skipped.
  */
 
-export const newCustomerId = () => `cus${randomAlphanumeric(13)}`;
-const newInvoiceItemId = () => `ii${randomAlphanumeric(14)}`;
-const newDealId = () => `deal${randomAlphanumeric(12)}`;
+// Rising ids, as customers' and payments' are: a sync writes these in bulk too.
+const newInvoiceItemId = () => `ii${orderedAlphanumeric(14)}`;
+const newDealId = () => `deal${orderedAlphanumeric(12)}`;
 /** Rows per INSERT statement (PostgreSQL allows 65,535 parameters). */
 const CHUNK = 1_000;
 /** Rows per statement that sends them as one parameter (a JSON text or an array): a commit's rows in one round trip. */

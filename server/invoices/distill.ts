@@ -1,6 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import { endDateOf, newPaymentId } from '../../models/payments';
-import { randomAlphanumeric } from '../auth/secrets';
+import { newCustomerId } from '../customers/ids';
 import type { DB, ItemType, PaymentSource } from '../db/schema';
 
 /**
@@ -17,7 +17,6 @@ import type { DB, ItemType, PaymentSource } from '../db/schema';
  * 'distillation_failed' (a rejected line on /invoices). A distilled line is never touched again.
  */
 
-const newCustomerId = () => `cus${randomAlphanumeric(13)}`;
 
 const PAYMENT_SOURCES: readonly string[] = ['manual', 'csv_import', 'api', 'demo', 'stripe', 'chargebee', 'hubspot', 'intercom', 'zendesk', 'fakturownia', 'wfirma'];
 

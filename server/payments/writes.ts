@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Transaction } from 'kysely';
 import { isPaymentId, PAYMENT_ID_MESSAGE, UNKNOWN_PAYMENT_ATTRIBUTE_MESSAGE } from '../../models/payments';
-import { randomAlphanumeric } from '../auth/secrets';
+import { newCustomerId } from '../customers/ids';
 import { afterChange, asChange } from '../customers/changes';
 import type { DB, ItemType } from '../db/schema';
 import { ApiError } from '../http/errors';
@@ -25,7 +25,6 @@ import { resolvePayment, type CurrentPayment, type PaymentRow, type Problem } fr
 
 export const PAYMENT_NOT_FOUND = 'Payment not found';
 
-const newCustomerId = () => `cus${randomAlphanumeric(13)}`;
 
 function unprocessable(problems: Problem[]): ApiError {
   return new ApiError(

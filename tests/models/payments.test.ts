@@ -37,9 +37,11 @@ const valid: PaymentFormValues = {
 };
 
 describe('payment ids', () => {
-  it("are 'subh' and 12 random letters or digits", () => {
-    const ids = new Set(Array.from({ length: 200 }, () => newPaymentId()));
+  it("are 'subh' and 12 letters or digits, each one after the one made before it", () => {
+    const made = Array.from({ length: 200 }, () => newPaymentId());
+    const ids = new Set(made);
     expect(ids.size).toBe(200);
+    expect(made.slice(1).every((id, k) => id > (made[k] as string))).toBe(true);
     for (const id of ids) {
       expect(id).toMatch(/^subh[A-Za-z0-9]{12}$/);
       expect(isPaymentId(id)).toBe(true);

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newPaymentId } from '../../models/payments';
+import { newCustomerId } from '../../server/customers/ids';
 import { openDatabase, type Database } from '../../server/db/database';
 import { migrateToLatest, migrationNames } from '../../server/db/migrate';
 import { createTestDatabase, testEngine, type TestDatabase } from './helpers/database';
@@ -44,6 +46,19 @@ describe(`query layer on ${testEngine}`, () => {
     await concurrent;
     const { rows } = await sql<{ id: number }>`select id from probe where id in (10, 11) order by id`.execute(db.kysely);
     expect(rows.map((r) => r.id)).toEqual([11]);
+  });
+
+  it('sorts generated payment and customer ids in the order they were made (their keys land on the right edge of an index)', async () => {
+    const ids: string[] = [];
+    const started = Date.now();
+    // Over several milliseconds, many ids in each.
+    while (Date.now() - started < 5 || ids.length < 2_000) ids.push(newPaymentId(), newPaymentId(), newCustomerId());
+    const payments = ids.filter((id) => id.startsWith('subh'));
+    const customers = ids.filter((id) => id.startsWith('cus'));
+    for (const made of [payments, customers]) {
+      const { rows } = await sql<{ id: string }>`select id from unnest(${made}::text[]) as x(id) order by id`.execute(db.kysely);
+      expect(rows.map((row) => row.id)).toEqual(made);
+    }
   });
 
   it('reports affected rows of writes', async () => {
