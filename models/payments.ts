@@ -28,7 +28,9 @@ export const TOTAL_VALUE_REQUIRED_MESSAGE = 'Total value is required';
 export const VALUE_NOT_NUMBER_MESSAGE = 'Value should be a number ex. 1200.20';
 /** Months, units sold (quantity) and a finite discount's months are at least 1. */
 export const MINIMAL_VALUE_MESSAGE = 'Minimal value is 1';
-/** A start date that is missing, malformed or (for a new payment) outside the window; an end date not after the start. */
+/** A start date left empty (the spec's rule line: 'Start date is required, ...'). */
+export const START_DATE_REQUIRED_MESSAGE = 'Start date is required';
+/** A start date that is malformed or (for a new payment) outside the window; an end date not after the start. */
 export const INVALID_DATE_MESSAGE = 'invalid date';
 export const PRODUCT_NAME_REQUIRED_MESSAGE = 'Product name is required';
 /** A new customer's name (the same words as the customer drawer). */
@@ -356,6 +358,7 @@ const anyText = union([string(), number()]);
  */
 export function paymentFormStruct(options: { today: string; isNew: boolean }) {
   const startedAt = refine(string(), 'startDate', (value) => {
+    if (value.trim() === '') return START_DATE_REQUIRED_MESSAGE;
     if (!isPaymentDay(value)) return INVALID_DATE_MESSAGE;
     return !options.isNew || isStartDateInWindow(value, options.today) || INVALID_DATE_MESSAGE;
   });

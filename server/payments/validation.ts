@@ -6,6 +6,7 @@ import {
   durationInMonthsOf,
   endDateOf,
   INVALID_DATE_MESSAGE,
+  START_DATE_REQUIRED_MESSAGE,
   isPaymentDay,
   isStartDateInWindow,
   ITEM_TYPE_UNKNOWN_MESSAGE,
@@ -105,7 +106,8 @@ export function resolvePayment(body: EditBody, current: CurrentPayment | null, o
   // Start
   const startedAt = body.started_at ?? current?.started_at ?? '';
   const startValid = isPaymentDay(startedAt);
-  if (!startValid) fail('started_at', INVALID_DATE_MESSAGE);
+  if (startedAt.trim() === '') fail('started_at', START_DATE_REQUIRED_MESSAGE);
+  else if (!startValid) fail('started_at', INVALID_DATE_MESSAGE);
   else if (current === null && !isStartDateInWindow(startedAt, options.today)) fail('started_at', INVALID_DATE_MESSAGE);
 
   // Period: what the body says, else (an edit) the payment's own.

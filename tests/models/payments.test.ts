@@ -6,6 +6,7 @@ import {
   formEndDate,
   formMonthlyAmount,
   INVALID_DATE_MESSAGE,
+  START_DATE_REQUIRED_MESSAGE,
   isPaymentId,
   isStartDateInWindow,
   majorTextToMinor,
@@ -131,7 +132,9 @@ describe('the payment form', () => {
     [{ duration_in_months: 0 }, 'duration_in_months', MINIMAL_VALUE_MESSAGE],
     [{ duration_in_months: '' }, 'duration_in_months', MINIMAL_VALUE_MESSAGE],
     [{ duration_in_months: '1.5' }, 'duration_in_months', MINIMAL_VALUE_MESSAGE],
-    [{ started_at: '' }, 'started_at', INVALID_DATE_MESSAGE],
+    [{ started_at: '' }, 'started_at', START_DATE_REQUIRED_MESSAGE],
+    [{ started_at: '  ' }, 'started_at', START_DATE_REQUIRED_MESSAGE],
+    [{ started_at: '17-05-2024' }, 'started_at', INVALID_DATE_MESSAGE],
     [{ started_at: '2024-01-01' }, 'started_at', INVALID_DATE_MESSAGE],
     [{ started_at: '2024-05-17' }, 'started_at', INVALID_DATE_MESSAGE],
     [{ product_key: ' ' }, 'product_key', PRODUCT_NAME_REQUIRED_MESSAGE],
@@ -150,7 +153,7 @@ describe('the payment form', () => {
   it('shows every message at once', () => {
     expect(errors({ total_value: '', started_at: '', product_key: '', quantity: 0, duration_in_months: 0 })).toEqual({
       total_value: TOTAL_VALUE_REQUIRED_MESSAGE,
-      started_at: INVALID_DATE_MESSAGE,
+      started_at: START_DATE_REQUIRED_MESSAGE,
       product_key: PRODUCT_NAME_REQUIRED_MESSAGE,
       quantity: MINIMAL_VALUE_MESSAGE,
       duration_in_months: MINIMAL_VALUE_MESSAGE,
