@@ -1,6 +1,7 @@
 import { object, optional, record, refine, string, type Infer } from 'superstruct';
 import { isIsoDay } from './accountSettings';
 import { currencyDigits } from './money';
+import { randomAlphanumeric } from './random';
 import { requiredString } from './validation';
 
 /**
@@ -38,24 +39,9 @@ export const COST_TEXT_MAX = 255;
 export const COST_VALUE_MAX_MINOR = Number.MAX_SAFE_INTEGER;
 
 export const COST_ID_PATTERN = /^cost[A-Za-z0-9]{12}$/;
-const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
 /** 'cost' + 12 random letters or digits (the client names a new cost before it is saved). */
 export function newCostId(): string {
-  const bytes = new Uint8Array(12);
-  globalThis.crypto.getRandomValues(bytes);
-  // 248 = 4 * 62: values below it map evenly; the rare others are drawn again.
-  let id = 'cost';
-  let k = 0;
-  while (id.length < 16) {
-    if (k === bytes.length) {
-      globalThis.crypto.getRandomValues(bytes);
-      k = 0;
-    }
-    const byte = bytes[k++] as number;
-    if (byte < 248) id += ALPHANUMERIC[byte % 62];
-  }
-  return id;
+  return `cost${randomAlphanumeric(12)}`;
 }
 
 /** The currency menu: usd, pln, eur, then the account's other used currencies (upper case, each once). */
