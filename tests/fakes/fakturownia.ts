@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { FaultInjector, listenFake } from './server';
+import { FaultInjector, invoiceFakeControl, jsonSender, listenFake, OwnedInvoices } from './server';
 import type { FakeProvider } from './types';
 
 /**
@@ -86,9 +86,8 @@ async function bodyOf(request: IncomingMessage): Promise<unknown> {
 }
 
 export async function startFakeFakturownia(): Promise<FakeFakturownia> {
-  let invoices: FakturowniaInvoice[] = [];
-  /** The subdomain an invoice belongs to, when it was added for one. */
-  const ownerOf = new Map<number, string>();
+  /** Each invoice belongs to the subdomain it was added for, or to every one. */
+  const invoices = new OwnedInvoices<FakturowniaInvoice>((a, b) => a.id - b.id);
   let nextInvoiceId = 1000;
   let nextPositionId = 50_000;
   const faults = new FaultInjector();
@@ -135,35 +134,21 @@ export async function startFakeFakturownia(): Promise<FakeFakturownia> {
         positions,
       };
     });
-    invoices = [...invoices.filter((invoice) => !added.some((a) => a.id === invoice.id)), ...added].sort((a, b) => a.id - b.id);
-    for (const invoice of added) {
-      if (subdomain) ownerOf.set(invoice.id, subdomain.toLowerCase());
-      else ownerOf.delete(invoice.id);
-    }
-    return added;
+    return invoices.add(added, subdomain);
   };
 
   const reset = () => {
-    invoices = [];
-    ownerOf.clear();
+    invoices.clear();
     faults.reset();
     calls.length = 0;
   };
 
   const fake = await listenFake(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://fake');
-    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify(body));
-    };
+    const send = jsonSender(response);
     if (request.method === 'POST' && url.pathname.startsWith('/__fake/')) {
-      const body = (await bodyOf(request)) as Record<string, unknown>;
-      if (url.pathname === '/__fake/invoices') return send(201, addInvoices(body as unknown as FakeInvoiceInput | FakeInvoiceInput[], url.searchParams.get('subdomain') ?? undefined));
-      if (faults.control(url.pathname, body)) return send(200, { ok: true });
-      if (url.pathname === '/__fake/reset') {
-        reset();
-        return send(200, { ok: true });
-      }
-      return send(404, { code: 'error', message: 'Not found' });
+      const answer = invoiceFakeControl(url, (await bodyOf(request)) as Record<string, unknown>, { ownerParameter: 'subdomain', add: addInvoices, faults, reset });
+      return answer ? send(...answer) : send(404, { code: 'error', message: 'Not found' });
     }
     const match = /^\/([^/]+)\/invoices\.json$/.exec(url.pathname);
     if (request.method !== 'GET' || !match) return send(404, { code: 'error', message: 'Not found' });
@@ -176,7 +161,7 @@ export async function startFakeFakturownia(): Promise<FakeFakturownia> {
     const page = Math.max(1, Number(url.searchParams.get('page') ?? 1) || 1);
     const perPage = Math.min(100, Math.max(1, Number(url.searchParams.get('per_page') ?? 25) || 25));
     const subdomain = decodeURIComponent(match[1] as string).toLowerCase();
-    let selected = invoices.filter((invoice) => (ownerOf.get(invoice.id) ?? subdomain) === subdomain);
+    let selected = invoices.of(subdomain);
     if (url.searchParams.get('period') === 'more') {
       const from = url.searchParams.get('date_from') ?? '0000-01-01';
       const to = url.searchParams.get('date_to') ?? '9999-12-31';

@@ -86,3 +86,60 @@ export class FaultInjector {
     this.delayMs = 0;
   }
 }
+
+/** JSON answers on `response`: a status, a body and any other headers. */
+export function jsonSender(response: ServerResponse): (status: number, body: unknown, headers?: Record<string, string>) => void {
+  return (status, body, headers = {}) => {
+    response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify(body));
+  };
+}
+
+/**
+ * The invoices of an invoicing fake (Fakturownia, wFirma), in id order. Each belongs to the account
+ * it was added for (a subdomain, a user's e-mail; compared in lower case), or to every account when
+ * it was added for none. An invoice added with an id the store has replaces the one before.
+ */
+export class OwnedInvoices<T extends { id: string | number }> {
+  private invoices: T[] = [];
+  private readonly ownerOf = new Map<T['id'], string>();
+
+  constructor(private readonly order: (a: T, b: T) => number) {}
+
+  add(added: T[], owner: string | undefined): T[] {
+    this.invoices = [...this.invoices.filter((invoice) => !added.some((a) => a.id === invoice.id)), ...added].sort(this.order);
+    for (const invoice of added) {
+      if (owner) this.ownerOf.set(invoice.id, owner.toLowerCase());
+      else this.ownerOf.delete(invoice.id);
+    }
+    return added;
+  }
+
+  /** The invoices `owner` (lower case) sees, in id order. */
+  of(owner: string): T[] {
+    return this.invoices.filter((invoice) => (this.ownerOf.get(invoice.id) ?? owner) === owner);
+  }
+
+  clear(): void {
+    this.invoices = [];
+    this.ownerOf.clear();
+  }
+}
+
+/**
+ * The control calls of an invoicing fake: POST /__fake/invoices?{ownerParameter}= (adds an invoice
+ * or a list, answers 201 with them), the faults' routes (FaultInjector.control) and
+ * /__fake/reset. The status and body to answer, or null for a path that is none of them.
+ */
+export function invoiceFakeControl(
+  url: URL,
+  body: Record<string, unknown>,
+  fake: { ownerParameter: string; add: (body: never, owner: string | undefined) => unknown; faults: FaultInjector; reset: () => void },
+): [status: number, body: unknown] | null {
+  if (url.pathname === '/__fake/invoices') return [201, fake.add(body as never, url.searchParams.get(fake.ownerParameter) ?? undefined)];
+  if (fake.faults.control(url.pathname, body)) return [200, { ok: true }];
+  if (url.pathname === '/__fake/reset') {
+    fake.reset();
+    return [200, { ok: true }];
+  }
+  return null;
+}

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { FaultInjector, listenFake } from './server';
+import { FaultInjector, invoiceFakeControl, jsonSender, listenFake, OwnedInvoices } from './server';
 import type { FakeProvider } from './types';
 
 /**
@@ -102,9 +102,8 @@ function basicAuthOf(header: string | undefined): { user: string; password: stri
 }
 
 export async function startFakeWfirma(): Promise<FakeWfirma> {
-  let invoices: WfirmaInvoice[] = [];
-  /** The user (e-mail) an invoice belongs to, when it was added for one. */
-  const ownerOf = new Map<string, string>();
+  /** Each invoice belongs to the user (e-mail) it was added for, or to every one. */
+  const invoices = new OwnedInvoices<WfirmaInvoice>((a, b) => Number(a.id) - Number(b.id));
   let nextInvoiceId = 70_000_000;
   let nextContentId = 90_000_000;
   let nextContractorId = 5_000_000;
@@ -157,36 +156,22 @@ export async function startFakeWfirma(): Promise<FakeWfirma> {
         invoicecontents: Object.fromEntries(contents.map((content, index) => [String(index), { invoicecontent: content }])),
       };
     });
-    invoices = [...invoices.filter((invoice) => !added.some((a) => a.id === invoice.id)), ...added].sort((a, b) => Number(a.id) - Number(b.id));
-    for (const invoice of added) {
-      if (email) ownerOf.set(invoice.id, email.toLowerCase());
-      else ownerOf.delete(invoice.id);
-    }
-    return added;
+    return invoices.add(added, email);
   };
 
   const reset = () => {
-    invoices = [];
-    ownerOf.clear();
+    invoices.clear();
     faults.reset();
     calls.length = 0;
   };
 
   const fake = await listenFake(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://fake');
-    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify(body));
-    };
+    const send = jsonSender(response);
     const text = await textOf(request);
     if (request.method === 'POST' && url.pathname.startsWith('/__fake/')) {
-      const body = (text === '' ? {} : JSON.parse(text)) as Record<string, unknown>;
-      if (url.pathname === '/__fake/invoices') return send(201, addInvoices(body as unknown as FakeWfirmaInvoiceInput | FakeWfirmaInvoiceInput[], url.searchParams.get('email') ?? undefined));
-      if (faults.control(url.pathname, body)) return send(200, { ok: true });
-      if (url.pathname === '/__fake/reset') {
-        reset();
-        return send(200, { ok: true });
-      }
-      return send(404, { status: { code: 'NOT FOUND' } });
+      const answer = invoiceFakeControl(url, (text === '' ? {} : JSON.parse(text)) as Record<string, unknown>, { ownerParameter: 'email', add: addInvoices, faults, reset });
+      return answer ? send(...answer) : send(404, { status: { code: 'NOT FOUND' } });
     }
     // wFirma answers an unknown module or action with 200 and a status in the body too.
     if (request.method !== 'POST' || url.pathname.replace(/\/+$/, '') !== '/invoices/find') return send(200, { status: { code: 'NOT FOUND' } });
@@ -212,7 +197,7 @@ export async function startFakeWfirma(): Promise<FakeWfirma> {
     const page = Math.max(1, Number(parameters.page ?? 1) || 1);
     const limit = Math.min(100, Math.max(1, Number(parameters.limit ?? 20) || 20));
     const user = auth.user.toLowerCase();
-    const selected = invoices.filter((invoice) => (ownerOf.get(invoice.id) ?? user) === user);
+    const selected = invoices.of(user);
     const order = (parameters.order ?? {}) as { asc?: unknown; desc?: unknown };
     if (order.desc === 'id') selected.reverse();
     const slice = selected.slice((page - 1) * limit, page * limit);
