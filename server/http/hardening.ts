@@ -31,13 +31,29 @@ export function strictSchema(schema: unknown): unknown {
   return copy;
 }
 
-/** JSON pointer of the first string, key included, that holds a NUL character; undefined when none does. */
-export function nulPointer(value: unknown, pointer = '', depth = 0): string | undefined {
+/** A lone UTF-16 surrogate: with the `u` flag a paired one is a single code point and does not match. */
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
+
+/**
+ * What no stored text may hold: a NUL (PostgreSQL text cannot store one) or a lone surrogate
+ * (`"\ud800"` in JSON: a text column would store U+FFFD for it, and a jsonb value refuses it).
+ */
+export function badTextOf(text: string): 'nul' | 'lone_surrogate' | undefined {
+  if (text.includes('\u0000')) return 'nul';
+  if (LONE_SURROGATE.test(text)) return 'lone_surrogate';
+  return undefined;
+}
+
+/** JSON pointer of the first string, key included, that holds bad text (badTextOf), and what it holds; undefined when none does. */
+export function badTextPointer(value: unknown, pointer = '', depth = 0): { pointer: string; kind: 'nul' | 'lone_surrogate' } | undefined {
   if (depth > 64) return undefined;
-  if (typeof value === 'string') return value.includes('\u0000') ? pointer || '/' : undefined;
+  if (typeof value === 'string') {
+    const kind = badTextOf(value);
+    return kind ? { pointer: pointer || '/', kind } : undefined;
+  }
   if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index += 1) {
-      const found = nulPointer(value[index], `${pointer}/${index}`, depth + 1);
+      const found = badTextPointer(value[index], `${pointer}/${index}`, depth + 1);
       if (found) return found;
     }
     return undefined;
@@ -45,8 +61,9 @@ export function nulPointer(value: unknown, pointer = '', depth = 0): string | un
   if (value && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
       const path = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-      if (key.includes('\u0000')) return path;
-      const found = nulPointer(item, path, depth + 1);
+      const kind = badTextOf(key);
+      if (kind) return { pointer: path, kind };
+      const found = badTextPointer(item, path, depth + 1);
       if (found) return found;
     }
   }
@@ -93,23 +110,27 @@ function refuseNonFinite(request: FastifyRequest): void {
 }
 
 export const NUL_NOT_ALLOWED = 'Text must not contain NUL characters (\\u0000)';
+export const LONE_SURROGATE_NOT_ALLOWED = 'Text must be valid Unicode (this one has a lone surrogate, \\ud800-\\udfff)';
 
-/** 400 when a path parameter, query value or JSON body string holds a NUL: PostgreSQL text cannot store one. */
-function refuseNul(request: FastifyRequest): void {
+/** 400 when a path parameter, query value or JSON body string holds a NUL or a lone surrogate (badTextOf). */
+function refuseBadText(request: FastifyRequest): void {
   const parts: Array<[string, unknown]> = [
     ['params', request.params],
     ['querystring', request.query],
     ['body', request.body],
   ];
   for (const [part, value] of parts) {
-    const found = nulPointer(value);
-    if (found) throw ApiError.of(400, NUL_NOT_ALLOWED, part === 'body' ? found : `/${part}${found === '/' ? '' : found}`, 'nul_character');
+    const found = badTextPointer(value);
+    if (!found) continue;
+    const pointer = part === 'body' ? found.pointer : `/${part}${found.pointer === '/' ? '' : found.pointer}`;
+    if (found.kind === 'nul') throw ApiError.of(400, NUL_NOT_ALLOWED, pointer, 'nul_character');
+    throw ApiError.of(400, LONE_SURROGATE_NOT_ALLOWED, pointer, 'lone_surrogate');
   }
 }
 
 /**
  * Input rules that hold for every route, present and future, registered before the routes:
- * bodies refuse keys they do not name, no string with a NUL and no infinite number reaches a
+ * bodies refuse keys they do not name, no string with a NUL or a lone surrogate and no infinite number reaches a
  * handler (or the database).
  */
 export function registerInputHardening(app: FastifyInstance): void {
@@ -117,7 +138,7 @@ export function registerInputHardening(app: FastifyInstance): void {
     if (route.schema?.body) route.schema = { ...route.schema, body: strictSchema(route.schema.body) };
   });
   app.addHook('preValidation', async (request) => {
-    refuseNul(request);
+    refuseBadText(request);
   });
   // After validation: the schemas' coercion makes Infinity of a query value like `1e400`.
   app.addHook('preHandler', async (request) => {

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newSeries } from '../../../models/customSections';
 import { API_PREFIX } from '../../../server/version';
 import { createAuthTestApp, signIn, type AuthTestApp } from '../auth/support';
 import { TEST_CONFIG } from '../helpers/app';
@@ -193,6 +194,19 @@ const BASE_BODIES: Record<string, (account: SeededAccount) => Record<string, unk
   // The third customer (no children), under the second, with a value of the account's attribute
   // (named as it is when the operation's cases start: validBaseOf).
   'PUT /customers/{id}': (account) => ({ name: 'Probe', parent_id: account.customerIds[1], include_in_calculations_by_default: true, segments: [{ name: `${account.marker} Plan`, value: 'Gold' }] }),
+  // The account's attribute and segmentation under the names they were seeded with: the cases
+  // rename them, and the valid request (last) names them back.
+  'PUT /object_attributes/{id}': (account) => ({ name: `${account.marker} Plan attribute` }),
+  'PUT /segmenter_definitions/{id}': (account) => segmentationBody(account, `${account.marker} Plan groups`),
+  // The MRR section, retitled.
+  'PUT /business_report/sections/{id}': (account) => ({ title: `${account.marker} MRR` }),
+  'POST /business_report/{reportId}/sections': (account) => ({ definition_id: 'user_filtered', title: `${account.marker} Probe section`, config: customConfig() }),
+  'POST /business_report/{reportId}/sections/preview': () => ({ config: customConfig(), resolution: 'month' }),
+  // Made once (VALID_FIRST): sent again, each is refused as a duplicate.
+  'POST /object_attributes': (account) => ({ name: `${account.marker} Probe attribute`, object: 'customer' }),
+  'POST /segmenter_definitions': (account) => segmentationBody(account, `${account.marker} Probe groups`),
+  'POST /customers': (account) => ({ name: `${account.marker} Probe customer`, public_id: `${account.marker}-probe` }),
+  'POST /distillers': (account) => ({ line_name: `${account.marker} Probe line`, item_type: 'recurring', issue_date_treatment: 'started_at', product_key: 'pro', duration_in_months: 12, matcher: 'equal' }),
   'PUT /business_reports/{id}': (account) => ({
     title: 'Probe',
     summary: 'Probe summary',
@@ -201,6 +215,15 @@ const BASE_BODIES: Record<string, (account: SeededAccount) => Record<string, unk
     filter: { operator: 'and', arguments: [{ type: 'segment', id: account.segmenterId, name: 'Plan', value: 'Gold', negated: false }] },
   }),
 };
+
+function segmentationBody(account: SeededAccount, name: string): Record<string, unknown> {
+  return { name, type_name: 'customer_segment', segment_id: account.attributeId, mappings: [{ value: 'Gold', name: `${account.marker} Premium` }] };
+}
+
+/** A custom section's config: one series, the MRR of the payments. */
+function customConfig(): Record<string, unknown> {
+  return { groups: [], series: [newSeries('Probe MRR')] };
+}
 
 function costBody(account: SeededAccount): Record<string, unknown> {
   return { value: 120_020, currency: 'USD', date: '2026-02-01', due_date: '2026-03-01', invoice_number: 'FV/probe', name: 'Probe', segments: [{ id: account.costAttributeId, value: 'Probe' }] };
@@ -220,7 +243,13 @@ function paymentBody(account: SeededAccount): Record<string, unknown> {
   };
 }
 
-/** Operations whose valid request, sent after all their cases, must succeed (their base is made to). */
+/**
+ * Operations that make a thing that must be unique (a name, a public id, a rule's line): their
+ * valid request goes first, before a case that changes another field makes the same thing.
+ */
+const VALID_FIRST = new Set(['POST /object_attributes', 'POST /segmenter_definitions', 'POST /customers', 'POST /distillers']);
+
+/** Operations whose valid request (after all their cases, or first: VALID_FIRST) must succeed (their base is made to). */
 const VALID_BASE = new Set([...Object.keys(BASE_BODIES), 'PUT /account_settings']);
 
 /** The valid request of `op` on `account` (the seeded account unless another is given). */
@@ -505,8 +534,11 @@ async function casesOf(op: Operation): Promise<Case[]> {
   const { fixed, rest } = valueCases(op, base);
   const sampled = rest.length <= SAMPLED ? rest : (fc.sample(fc.shuffledSubarray(rest, { minLength: SAMPLED, maxLength: SAMPLED }), { seed, numRuns: 1 })[0] ?? []);
   const whole = op.upload ? uploadCases(op, base) : op.method === 'GET' ? [] : bodyCases(op, base);
-  // The valid request last: a deletion or sign-out then happens after the other cases.
-  return [...fixed, ...sampled, ...randomCases(op, base, seed), ...whole, ...tokenCases(op, base), ...headerCases(op, base), { name: 'the valid request', probe: probeOf(op, base) }];
+  // The valid request last: a deletion or sign-out then happens after the other cases. First when
+  // what it makes must be unique (VALID_FIRST).
+  const valid = { name: 'the valid request', probe: probeOf(op, base) };
+  const cases = [...fixed, ...sampled, ...randomCases(op, base, seed), ...whole, ...tokenCases(op, base), ...headerCases(op, base)];
+  return VALID_FIRST.has(op.key) ? [valid, ...cases] : [...cases, valid];
 }
 
 async function answerOf(probe: Probe): Promise<LightMyRequestResponse | string> {

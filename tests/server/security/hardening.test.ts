@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../server/config';
 import { chooseDemoPassword, isLoopbackHost, PUBLISHED_DEMO_PASSWORD } from '../../../server/demo/password';
+import { LONE_SURROGATE_NOT_ALLOWED } from '../../../server/http/hardening';
 import { RATE_RULES } from '../../../server/http/rateLimits';
 import { createTestApp, TEST_CONFIG, type TestApp } from '../helpers/app';
 
@@ -73,6 +74,29 @@ describe('request bodies and strings', () => {
     const response = await t.app.inject(request);
     expect(response.statusCode).toBe(400);
     expect(response.json().errors[0]).toMatchObject({ source: { pointer }, code: 'nul_character' });
+  });
+});
+
+describe('lone surrogates', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['a string', '{"user":{"email":"a\\ud800@example.com","password":"x"}}', '/user/email'],
+    ['a low half before its high half', '{"user":{"email":"\\udfff\\ud800@example.com","password":"x"}}', '/user/email'],
+    ['a key', '{"user":{"email":"a@example.com","password":"x","\\ud800":1}}', '/user/\ud800'],
+  ])('answers 400 for a lone surrogate in %s of a JSON body, naming it', async (_label, payload, pointer) => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/v11/users/sign_in', headers: { 'content-type': 'application/json' }, payload });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors[0]).toMatchObject({ source: { pointer }, code: 'lone_surrogate', detail: LONE_SURROGATE_NOT_ALLOWED });
+  });
+
+  it('takes a surrogate pair (an emoji) as the text it is', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/v11/users/sign_in', ...json({ user: { email: '🙂@example.com', password: 'x-password-1' } }) });
+    expect(response.statusCode).toBe(401);
   });
 });
 
