@@ -17,7 +17,8 @@ import type { FakeProvider } from './types';
  *   on the last page), `POST /contacts/search` (`query` a single filter or `{operator: 'AND'|'OR',
  *   value: [filters]}` on `updated_at`/`created_at` with `>`, `<`, `=`, `!=`; `pagination.per_page`
  *   and `starting_after`), `POST /companies/list?page&per_page` (offset pages: `pages.page`,
- *   `pages.total_pages`);
+ *   `pages.total_pages`), `GET /companies/{id}/contacts?page&per_page` (a company's contacts,
+ *   offset pages); a contact shows its companies (`companies.data`, up to 10);
  * - every API call needs `Authorization: Bearer {a token given}`, else 401 `{type: 'error.list',
  *   request_id, errors: [{code: 'unauthorized', message: 'Access Token Invalid'}]}`; 429 is
  *   `errors: [{code: 'rate_limit_exceeded'}]` with Intercom's `X-RateLimit-Limit`,
@@ -43,6 +44,8 @@ export interface FakeContactInput {
   role?: 'user' | 'lead';
   location?: { country?: string | null; city?: string | null; region?: string | null };
   custom_attributes?: Record<string, Scalar>;
+  /** The `company_id`s of the companies the contact belongs to, first the one Intercom lists first. */
+  companies?: string[];
   /** Epoch seconds; now by default. */
   updated_at?: number;
 }
@@ -165,11 +168,16 @@ export async function startFakeIntercom(): Promise<FakeIntercom> {
         region: input.location?.region ?? previous?.location.region ?? null,
       },
       custom_attributes: { ...(previous?.custom_attributes ?? {}), ...(input.custom_attributes ?? {}) },
+      companies: input.companies ?? previous?.companies ?? [],
       created_at: previous?.created_at ?? input.updated_at ?? now,
       updated_at: input.updated_at ?? now,
     });
     return id;
   };
+
+  /** The stored companies a contact belongs to, in its order (a company_id no company has is left out). */
+  const companiesOf = (contact: StoredContact) =>
+    contact.companies.flatMap((companyId) => [...companies.values()].filter((company) => company.company_id === companyId));
 
   const storeCompany = (input: FakeCompanyInput): string => {
     const existing = [...companies.values()].find((company) => company.company_id === input.company_id);
@@ -226,7 +234,16 @@ export async function startFakeIntercom(): Promise<FakeIntercom> {
     custom_attributes: contact.custom_attributes,
     tags: { type: 'list', data: [], url: `/contacts/${contact.id}/tags`, total_count: 0, has_more: false },
     notes: { type: 'list', data: [], url: `/contacts/${contact.id}/notes`, total_count: 0, has_more: false },
-    companies: { type: 'list', data: [], url: `/contacts/${contact.id}/companies`, total_count: 0, has_more: false },
+    // Up to 10 of the contact's companies, as Intercom shows them on a contact.
+    companies: {
+      type: 'list',
+      data: companiesOf(contact)
+        .slice(0, 10)
+        .map((company) => ({ type: 'company', id: company.id, url: `/companies/${company.id}` })),
+      url: `/contacts/${contact.id}/companies`,
+      total_count: companiesOf(contact).length,
+      has_more: companiesOf(contact).length > 10,
+    },
     opted_out_subscription_types: { type: 'list', data: [], url: `/contacts/${contact.id}/subscriptions`, total_count: 0, has_more: false },
     opted_in_subscription_types: { type: 'list', data: [], url: `/contacts/${contact.id}/subscriptions`, total_count: 0, has_more: false },
   });
@@ -401,6 +418,22 @@ export async function startFakeIntercom(): Promise<FakeIntercom> {
           total_pages: totalPages,
           ...(pageNumber < totalPages ? { next: `/companies/list?page=${pageNumber + 1}&per_page=${perPage}` } : {}),
         },
+      });
+    }
+
+    const attached = /^\/companies\/([^/]+)\/contacts$/.exec(url.pathname);
+    if (method === 'GET' && attached) {
+      const company = companies.get(decodeURIComponent(attached[1] as string));
+      if (!company) return error(404, 'company_not_found', 'Company Not Found');
+      const rows = sortedContacts().filter((contact) => contact.companies.includes(company.company_id));
+      const perPage = Math.min(150, Math.max(1, Number(url.searchParams.get('per_page') ?? 50) || 50));
+      const pageNumber = Math.max(1, Number(url.searchParams.get('page') ?? 1) || 1);
+      const totalPages = Math.max(1, Math.ceil(rows.length / perPage));
+      return send(200, {
+        type: 'list',
+        data: rows.slice((pageNumber - 1) * perPage, pageNumber * perPage).map(contactView),
+        total_count: rows.length,
+        pages: { type: 'pages', page: pageNumber, per_page: perPage, total_pages: totalPages },
       });
     }
 

@@ -16,14 +16,19 @@ import { ProviderHttpError, type ConfigProblem, type IntegrationProvider, type O
  * `urls.intercomApi`, Intercom-Version 2.11, the sync's fetch for retries and Retry-After, its
  * own retries off) and gives each one with a public id the customer attributes
  * 'Intercom {name}' of its other custom attributes and a few standard fields (a contact's
- * country and city; a company's plan, size and industry). A public id no customer of the account
- * has is skipped; nothing is created.
+ * country and city; a company's plan, size and industry). A contact also gives its company's
+ * (the first Intercom lists on it): the same plan, size and industry, and the company's custom
+ * attributes as 'Intercom company {name}'. A public id no customer of the account has is
+ * skipped; nothing is created.
  *
  * - contacts: the first sync lists them (`GET /contacts`, 150 a page, cursor
  *   `pages.next.starting_after`); an incremental one searches those updated since the last
  *   successful sync started, a minute's overlap (`POST /contacts/search`, `updated_at >`).
  * - companies: listed by page (`POST /companies/list`, 50 a page) every sync (Intercom cannot
- *   search companies); an incremental sync keeps only those updated since.
+ *   search companies); an incremental sync keeps only those updated since. With contacts, the
+ *   companies are read once a run, when the first contact with a company comes; an incremental
+ *   sync then also reads the contacts of each company updated since
+ *   (`GET /companies/{id}/contacts`), whose company values changed without them.
  *
  * Intercom's tokens do not expire: the held token is used as is; one Intercom stops accepting
  * (the app was uninstalled) fails the sync with "please connect again".
@@ -107,15 +112,46 @@ export function attributesOf(object: Record<string, unknown>, path: PublicIdPath
   const values: Record<string, string | null> = {};
   const standard = path.objectType === 'customer' ? CONTACT_FIELDS : COMPANY_FIELDS;
   for (const [attribute, read] of Object.entries(standard)) values[attribute] = text(read(object));
-  const skip = customAttributeOfPath(object, path.attributeName);
+  addCustomValues(values, object, 'Intercom', customAttributeOfPath(object, path.attributeName));
+  return { publicId: publicId.slice(0, CONFIGURATION_VALUE_MAX), values };
+}
+
+/** An object's custom attributes (not objects, not `skip`) into `values`, each named `{prefix} {name}`. */
+function addCustomValues(values: Record<string, string | null>, object: Record<string, unknown>, prefix: string, skip: string | null = null): void {
   const custom = isRecord(object.custom_attributes) ? object.custom_attributes : {};
   for (const [name, value] of Object.entries(custom)) {
     if (name === skip || (value !== null && typeof value === 'object')) continue;
-    const attribute = `Intercom ${name.replaceAll('\u0000', '').trim()}`.slice(0, ATTRIBUTE_NAME_MAX);
-    if (attribute === 'Intercom') continue;
+    const attribute = `${prefix} ${name.replaceAll('\u0000', '').trim()}`.slice(0, ATTRIBUTE_NAME_MAX);
+    if (attribute === prefix) continue;
     values[attribute] = attributeValue(name, value);
   }
-  return { publicId: publicId.slice(0, CONFIGURATION_VALUE_MAX), values };
+}
+
+/** A company's values as its contacts get them: plan, size and industry, and its custom attributes as 'Intercom company {name}'. */
+export function companyValuesOf(company: Record<string, unknown>): Record<string, string | null> {
+  const values: Record<string, string | null> = {};
+  for (const [attribute, read] of Object.entries(COMPANY_FIELDS)) values[attribute] = text(read(company));
+  addCustomValues(values, company, 'Intercom company');
+  return values;
+}
+
+/** The Intercom ids of a contact's companies, as Intercom lists them on the contact (up to 10). */
+export function companyIdsOf(contact: Record<string, unknown>): string[] {
+  const list = contact.companies;
+  if (!isRecord(list) || !Array.isArray(list.data)) return [];
+  return list.data.flatMap((entry) => (isRecord(entry) && typeof entry.id === 'string' && entry.id !== '' ? [entry.id] : []));
+}
+
+/**
+ * A contact's values with its first known company's (companyValuesOf). A contact without a
+ * company gives no company values: a workspace without companies then gets no empty company
+ * attributes (a contact that leaves its company keeps the last values it had).
+ */
+export function withCompanyValues(values: Record<string, string | null>, contact: Record<string, unknown>, companies: ReadonlyMap<string, Record<string, string | null>>): Record<string, string | null> {
+  const company = companyIdsOf(contact)
+    .map((id) => companies.get(id))
+    .find((found) => found !== undefined);
+  return company ? { ...values, ...company } : values;
 }
 
 // ------------------------------------------------------------------------------ the SDK
@@ -196,8 +232,38 @@ function cursorOf(value: JsonObject | null): Cursor | null {
 
 const asJson = (cursor: Cursor): JsonObject => ({ starting_after: cursor.starting_after, page: cursor.page, total_pages: cursor.total_pages });
 
+/** Every company of the workspace (all pages of `POST /companies/list`), by Intercom id: its values for its contacts, and when it changed. */
+async function readCompanies(ctx: SyncContext, client: IntercomClient): Promise<Map<string, { values: Record<string, string | null>; updatedAt: number }>> {
+  const companies = new Map<string, { values: Record<string, string | null>; updatedAt: number }>();
+  for (let page = 1; ; page += 1) {
+    if (ctx.signal.aborted) return companies;
+    const answer = await call(() => client.companies.list({ page, per_page: COMPANIES_PER_PAGE }, { abortSignal: ctx.signal }));
+    const list: Intercom.CompanyList = answer.response;
+    const rows = (list.data ?? []) as unknown as Record<string, unknown>[];
+    for (const company of rows) if (typeof company.id === 'string') companies.set(company.id, { values: companyValuesOf(company), updatedAt: Number(company.updated_at ?? 0) });
+    if (rows.length === 0 || page >= (list.pages?.total_pages ?? 1)) return companies;
+  }
+}
+
+/** A page of contacts as customer attributes, each with its company's values. */
+function contactAttributes(rows: Record<string, unknown>[], path: PublicIdPath, companies: ReadonlyMap<string, Record<string, string | null>>) {
+  return rows.flatMap((contact) => {
+    const found = attributesOf(contact, path);
+    return found ? [{ publicId: found.publicId, values: withCompanyValues(found.values, contact, companies) }] : [];
+  });
+}
+
 async function syncContacts(ctx: SyncContext, client: IntercomClient, path: PublicIdPath, since: number | null): Promise<void> {
   let cursor: Cursor = cursorOf(ctx.cursor) ?? { starting_after: null, page: 1, total_pages: null };
+  // Read when the first contact with a company comes (or, on an incremental sync, at once: its
+  // companies updated since have contacts to write again).
+  let companies: Map<string, { values: Record<string, string | null>; updatedAt: number }> | null = since !== null ? await readCompanies(ctx, client) : null;
+  let valuesById = new Map<string, Record<string, string | null>>();
+  const companyValues = async (rows: Record<string, unknown>[]) => {
+    if (companies === null && rows.some((contact) => companyIdsOf(contact).length > 0)) companies = await readCompanies(ctx, client);
+    if (companies !== null && valuesById.size !== companies.size) valuesById = new Map([...companies].map(([id, company]) => [id, company.values]));
+    return valuesById;
+  };
   for (;;) {
     if (ctx.signal.aborted) return;
     const options = { abortSignal: ctx.signal };
@@ -214,13 +280,30 @@ async function syncContacts(ctx: SyncContext, client: IntercomClient, path: Publ
     );
     const list: Intercom.ContactList = page.response;
     const rows = (list.data ?? []) as unknown as Record<string, unknown>[];
-    const customerAttributes = rows.flatMap((contact) => attributesOf(contact, path) ?? []);
+    const customerAttributes = contactAttributes(rows, path, await companyValues(rows));
     const after = list.pages?.next?.starting_after ?? null;
     const totalPages = cursor.total_pages ?? list.pages?.total_pages ?? null;
     const next: Cursor = { starting_after: after, page: cursor.page + 1, total_pages: totalPages };
     await ctx.commit({ customerAttributes }, { cursor: after ? asJson(next) : null, ...progress(ctx, cursor.page, totalPages) });
     cursor = next;
-    if (!after) return;
+    if (!after) break;
+  }
+  if (since === null || companies === null) return;
+  // Companies changed since the last sync: their contacts' company values changed with them.
+  const known = await companyValues([]);
+  for (const [id, company] of companies) {
+    if (company.updatedAt <= since) continue;
+    for (let page = 1; ; page += 1) {
+      if (ctx.signal.aborted) return;
+      // The SDK's request names the company only; Intercom pages the list by `page` and `per_page`.
+      const list: Intercom.CompanyAttachedContacts = await call(() =>
+        client.companies.listAttachedContacts({ company_id: id }, { abortSignal: ctx.signal, queryParams: { page, per_page: CONTACTS_PER_PAGE } }),
+      );
+      const rows = (list.data ?? []) as unknown as Record<string, unknown>[];
+      const customerAttributes = contactAttributes(rows, path, known);
+      if (customerAttributes.length > 0) await ctx.commit({ customerAttributes }, { cursor: null });
+      if (rows.length === 0 || page >= (list.pages?.total_pages ?? 1)) break;
+    }
   }
 }
 

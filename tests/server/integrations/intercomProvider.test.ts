@@ -218,7 +218,67 @@ describe('Intercom sync', () => {
     await intercomProvider.sync(contextFor(recorded, { mode: 'incremental', since: new Date(Date.now() - 3_600_000) }));
     expect(attributesIn(recorded).map((entry) => entry.publicId)).toEqual(['cust-new']);
     expect(recorded.progress).toEqual([]);
-    expect(fake.calls.map((call) => `${call.method} ${call.path}`)).toEqual(['POST /contacts/search']);
+    expect(fake.calls.map((call) => `${call.method} ${call.path}`)).toEqual(['POST /companies/list?page=1&per_page=50', 'POST /contacts/search']);
+  });
+
+  it('gives a contact its company’s plan, size, industry and custom attributes, reading the companies once', async () => {
+    fake.addCompanies([
+      { company_id: 'co-acme', name: 'Acme', plan: 'Enterprise', size: 250, industry: 'Software', custom_attributes: { region: 'EU', renewal_at: 1_767_225_600 } },
+      { company_id: 'co-beta', name: 'Beta', plan: 'Starter', size: 4 },
+    ]);
+    fake.addContacts([
+      { external_id: 'cust-1', custom_attributes: { plan_tier: 'gold' }, companies: ['co-acme', 'co-beta'] },
+      { external_id: 'cust-2', companies: ['co-beta'] },
+      { external_id: 'cust-3', custom_attributes: { plan_tier: 'silver' } },
+      ...Array.from({ length: 150 }, (_, k) => ({ external_id: `cust-x${k}`, companies: ['co-beta'] })),
+    ]);
+    const recorded = fresh();
+    await intercomProvider.sync(contextFor(recorded));
+    const byId = new Map(attributesIn(recorded).map((entry) => [entry.publicId, entry.values]));
+    // The first company Intercom lists on the contact.
+    expect(byId.get('cust-1')).toEqual({
+      'Intercom country': null,
+      'Intercom city': null,
+      'Intercom plan_tier': 'gold',
+      'Intercom plan': 'Enterprise',
+      'Intercom company size': '250',
+      'Intercom industry': 'Software',
+      'Intercom company region': 'EU',
+      'Intercom company renewal_at': '2026-01-01',
+    });
+    expect(byId.get('cust-2')).toMatchObject({ 'Intercom plan': 'Starter', 'Intercom company size': '4', 'Intercom industry': null });
+    // No company: no company values (and no empty company attributes).
+    expect(byId.get('cust-3')).toEqual({ 'Intercom country': null, 'Intercom city': null, 'Intercom plan_tier': 'silver' });
+    expect(byId.get('cust-x149')).toMatchObject({ 'Intercom plan': 'Starter' });
+    expect(fake.calls.map((call) => `${call.method} ${call.path.split('&starting_after')[0]}`)).toEqual([
+      'GET /contacts?per_page=150',
+      'POST /companies/list?page=1&per_page=50',
+      'GET /contacts?per_page=150',
+    ]);
+  });
+
+  it('writes again, on an incremental sync, the contacts of a company changed since, though they did not change', async () => {
+    const old = Math.floor(Date.now() / 1000) - 86_400;
+    fake.addCompanies([
+      { company_id: 'co-acme', plan: 'Growth', updated_at: old },
+      { company_id: 'co-beta', plan: 'Starter', updated_at: old },
+    ]);
+    fake.addContacts([
+      { external_id: 'cust-1', companies: ['co-acme'], updated_at: old },
+      { external_id: 'cust-2', companies: ['co-acme'], updated_at: old },
+      { external_id: 'cust-3', companies: ['co-beta'], updated_at: old },
+    ]);
+    // Acme moves to Enterprise after the last sync; none of its contacts changes.
+    fake.addCompanies([{ company_id: 'co-acme', plan: 'Enterprise' }]);
+    const recorded = fresh();
+    await intercomProvider.sync(contextFor(recorded, { mode: 'incremental', since: new Date(Date.now() - 3_600_000) }));
+    expect(attributesIn(recorded).map((entry) => [entry.publicId, entry.values['Intercom plan']])).toEqual([
+      ['cust-1', 'Enterprise'],
+      ['cust-2', 'Enterprise'],
+    ]);
+    const acme = fake.calls.find((call) => call.path.includes('/contacts?'))?.path;
+    expect(fake.calls.map((call) => `${call.method} ${call.path}`)).toEqual(['POST /companies/list?page=1&per_page=50', 'POST /contacts/search', `GET ${acme}`]);
+    expect(acme).toMatch(/^\/companies\/[0-9a-f]+\/contacts\?page=1&per_page=150$/);
   });
 
   it('reads companies by page when the public id is a company’s, keeping those changed on an incremental sync', async () => {
