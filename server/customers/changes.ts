@@ -30,7 +30,6 @@ export const CONFLICT = 'The customer changed meanwhile: please try again';
 /** Reports recalculated after a change: the account's newest (the rest are stale and refresh when opened). */
 export const RECALCULATED_REPORTS = 20;
 
-
 /** The metrics snapshot dropped, open report pages told, the latest reports recalculated. */
 export async function afterChange(app: FastifyInstance, accountId: string): Promise<void> {
   await app.metrics.invalidate(accountId);

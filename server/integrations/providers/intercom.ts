@@ -147,11 +147,11 @@ export function companyIdsOf(contact: Record<string, unknown>): string[] {
  * company gives no company values: a workspace without companies then gets no empty company
  * attributes (a contact that leaves its company keeps the last values it had).
  */
-export function withCompanyValues(values: Record<string, string | null>, contact: Record<string, unknown>, companies: ReadonlyMap<string, Record<string, string | null>>): Record<string, string | null> {
+export function withCompanyValues(values: Record<string, string | null>, contact: Record<string, unknown>, companies: ReadonlyMap<string, { values: Record<string, string | null> }>): Record<string, string | null> {
   const company = companyIdsOf(contact)
     .map((id) => companies.get(id))
     .find((found) => found !== undefined);
-  return company ? { ...values, ...company } : values;
+  return company ? { ...values, ...company.values } : values;
 }
 
 // ------------------------------------------------------------------------------ the SDK
@@ -232,9 +232,15 @@ function cursorOf(value: JsonObject | null): Cursor | null {
 
 const asJson = (cursor: Cursor): JsonObject => ({ starting_after: cursor.starting_after, page: cursor.page, total_pages: cursor.total_pages });
 
-/** Every company of the workspace (all pages of `POST /companies/list`), by Intercom id: its values for its contacts, and when it changed. */
-async function readCompanies(ctx: SyncContext, client: IntercomClient): Promise<Map<string, { values: Record<string, string | null>; updatedAt: number }>> {
-  const companies = new Map<string, { values: Record<string, string | null>; updatedAt: number }>();
+/** A company as its contacts need it: its values (companyValuesOf) and when it changed (epoch seconds). */
+interface KnownCompany {
+  values: Record<string, string | null>;
+  updatedAt: number;
+}
+
+/** Every company of the workspace (all pages of `POST /companies/list`), by Intercom id. */
+async function readCompanies(ctx: SyncContext, client: IntercomClient): Promise<Map<string, KnownCompany>> {
+  const companies = new Map<string, KnownCompany>();
   for (let page = 1; ; page += 1) {
     if (ctx.signal.aborted) return companies;
     const answer = await call(() => client.companies.list({ page, per_page: COMPANIES_PER_PAGE }, { abortSignal: ctx.signal }));
@@ -246,7 +252,7 @@ async function readCompanies(ctx: SyncContext, client: IntercomClient): Promise<
 }
 
 /** A page of contacts as customer attributes, each with its company's values. */
-function contactAttributes(rows: Record<string, unknown>[], path: PublicIdPath, companies: ReadonlyMap<string, Record<string, string | null>>) {
+function contactAttributes(rows: Record<string, unknown>[], path: PublicIdPath, companies: ReadonlyMap<string, KnownCompany>) {
   return rows.flatMap((contact) => {
     const found = attributesOf(contact, path);
     return found ? [{ publicId: found.publicId, values: withCompanyValues(found.values, contact, companies) }] : [];
@@ -257,12 +263,10 @@ async function syncContacts(ctx: SyncContext, client: IntercomClient, path: Publ
   let cursor: Cursor = cursorOf(ctx.cursor) ?? { starting_after: null, page: 1, total_pages: null };
   // Read when the first contact with a company comes (or, on an incremental sync, at once: its
   // companies updated since have contacts to write again).
-  let companies: Map<string, { values: Record<string, string | null>; updatedAt: number }> | null = since !== null ? await readCompanies(ctx, client) : null;
-  let valuesById = new Map<string, Record<string, string | null>>();
-  const companyValues = async (rows: Record<string, unknown>[]) => {
+  let companies: Map<string, KnownCompany> | null = since !== null ? await readCompanies(ctx, client) : null;
+  const companiesFor = async (rows: Record<string, unknown>[]): Promise<ReadonlyMap<string, KnownCompany>> => {
     if (companies === null && rows.some((contact) => companyIdsOf(contact).length > 0)) companies = await readCompanies(ctx, client);
-    if (companies !== null && valuesById.size !== companies.size) valuesById = new Map([...companies].map(([id, company]) => [id, company.values]));
-    return valuesById;
+    return companies ?? new Map();
   };
   for (;;) {
     if (ctx.signal.aborted) return;
@@ -280,7 +284,7 @@ async function syncContacts(ctx: SyncContext, client: IntercomClient, path: Publ
     );
     const list: Intercom.ContactList = page.response;
     const rows = (list.data ?? []) as unknown as Record<string, unknown>[];
-    const customerAttributes = contactAttributes(rows, path, await companyValues(rows));
+    const customerAttributes = contactAttributes(rows, path, await companiesFor(rows));
     const after = list.pages?.next?.starting_after ?? null;
     const totalPages = cursor.total_pages ?? list.pages?.total_pages ?? null;
     const next: Cursor = { starting_after: after, page: cursor.page + 1, total_pages: totalPages };
@@ -290,8 +294,8 @@ async function syncContacts(ctx: SyncContext, client: IntercomClient, path: Publ
   }
   if (since === null || companies === null) return;
   // Companies changed since the last sync: their contacts' company values changed with them.
-  const known = await companyValues([]);
-  for (const [id, company] of companies) {
+  const known: ReadonlyMap<string, KnownCompany> = companies;
+  for (const [id, company] of known) {
     if (company.updatedAt <= since) continue;
     for (let page = 1; ; page += 1) {
       if (ctx.signal.aborted) return;
